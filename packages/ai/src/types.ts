@@ -1,0 +1,376 @@
+/**
+ * The vocabulary of @pi/ai: messages, content blocks, context, usage, models and the event
+ * protocol of a streamed assistant reply. Every other module speaks in these types.
+ *
+ * This module holds types only: importing it costs nothing at run time. Tool parameters are
+ * typebox schemas, referenced here with `import type` so that typebox is never loaded by it.
+ */
+import type { Static, TSchema } from "typebox";
+import type { AssistantMessageEventStream } from "./event-stream.js";
+
+export type { AssistantMessageEventStream } from "./event-stream.js";
+
+// ---------------------------------------------------------------------------------------------
+// APIs and providers
+// ---------------------------------------------------------------------------------------------
+
+/** The wire APIs this package speaks. */
+export type KnownApi = "openai-completions" | "openai-responses" | "anthropic-messages" | "google-generative-ai" | "faux";
+
+/** A wire API name: a known one, or any string registered with `registerApiProvider`. */
+export type Api = KnownApi | (string & {});
+
+/** Providers that the model catalog and `getEnvApiKey` know. */
+export type KnownProvider =
+	| "openai"
+	| "anthropic"
+	| "google"
+	| "xai"
+	| "groq"
+	| "mistral"
+	| "deepseek"
+	| "openrouter"
+	| "cerebras"
+	| "togetherai"
+	| "azure"
+	| "ollama"
+	| "faux";
+
+/** A provider name: a known one or any other string. */
+export type Provider = KnownProvider | (string & {});
+
+/** @deprecated Alias kept for the seed document's name. Use {@link Provider}. */
+export type ProviderId = Provider;
+
+// ---------------------------------------------------------------------------------------------
+// Content blocks
+// ---------------------------------------------------------------------------------------------
+
+export interface TextContent {
+	type: "text";
+	text: string;
+	/** Opaque provider data needed to replay this text to the same model (e.g. a Responses item id). */
+	textSignature?: string;
+}
+
+export interface ThinkingContent {
+	type: "thinking";
+	thinking: string;
+	/**
+	 * Opaque data that lets the same model verify its own reasoning when it is replayed:
+	 * Anthropic's signature, a Responses reasoning item, Gemini's thought signature.
+	 * For redacted thinking it holds the encrypted payload.
+	 */
+	thinkingSignature?: string;
+	/** The provider redacted this reasoning; `thinkingSignature` holds the opaque payload. */
+	redacted?: boolean;
+}
+
+/** An image as base64 `data` with its MIME type, e.g. `image/png`. */
+export interface ImageContent {
+	type: "image";
+	data: string;
+	mimeType: string;
+}
+
+export interface ToolCall {
+	type: "toolCall";
+	/** The wire id of the call; tool results refer to it through `toolCallId`. */
+	id: string;
+	name: string;
+	/** The parsed JSON arguments. While streaming, the best-effort partial value so far. */
+	arguments: Record<string, any>;
+	/** Gemini's thought signature for this call, replayed to the same model. */
+	thoughtSignature?: string;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Usage and stop reasons
+// ---------------------------------------------------------------------------------------------
+
+/** Token counts and their cost in US dollars. `totalTokens = input + output + cacheRead + cacheWrite`. */
+export interface Usage {
+	/** Input tokens neither read from nor written to a cache. */
+	input: number;
+	/** All output tokens, reasoning included. */
+	output: number;
+	cacheRead: number;
+	cacheWrite: number;
+	totalTokens: number;
+	cost: {
+		input: number;
+		output: number;
+		cacheRead: number;
+		cacheWrite: number;
+		total: number;
+	};
+}
+
+/**
+ * Why the model stopped.
+ *
+ * - `pending`: the message is still streaming. Every partial message has it; no final one does.
+ * - `stop`: a normal end of turn.
+ * - `length`: the output token limit was reached.
+ * - `toolUse`: the model asks for tool calls; an agent runs them and calls the model again.
+ * - `error`: the request or the stream failed; see `errorMessage`.
+ * - `aborted`: the caller's signal aborted the request.
+ * - `deferred`: the provider finishes the reply later; see `AssistantMessage.deferred`.
+ */
+export type StopReason = "pending" | "stop" | "length" | "toolUse" | "error" | "aborted" | "deferred";
+
+/** Where to fetch a reply that a provider finishes later (`stopReason: "deferred"`). */
+export interface DeferredHandle {
+	provider: Provider;
+	api: Api;
+	model: string;
+	/** The provider's id for the pending job, e.g. a Responses `resp_…` id. */
+	id: string;
+	/** Epoch milliseconds after which the provider forgets the job. */
+	expiresAt?: number;
+	/** How long to wait before polling, in milliseconds. */
+	pollAfterMs?: number;
+	/** Anything else the provider needs to resume. */
+	data?: Record<string, unknown>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Messages
+// ---------------------------------------------------------------------------------------------
+
+export interface UserMessage {
+	role: "user";
+	content: string | (TextContent | ImageContent)[];
+	/** Epoch milliseconds. */
+	timestamp: number;
+}
+
+export interface AssistantMessage {
+	role: "assistant";
+	content: (TextContent | ThinkingContent | ToolCall)[];
+	/** The wire API that produced this message. */
+	api: Api;
+	provider: Provider;
+	/** The requested model id. */
+	model: string;
+	/** The provider's id for this response, when it sends one. */
+	responseId?: string;
+	usage: Usage;
+	stopReason: StopReason;
+	/** The provider's own stop value (`end_turn`, `tool_calls`, `MAX_TOKENS`, …). */
+	rawStopReason?: string;
+	/** Set when `stopReason` is `error` or `aborted`. Never contains an API key. */
+	errorMessage?: string;
+	/** Set when `stopReason` is `deferred`. */
+	deferred?: DeferredHandle;
+	/** Epoch milliseconds. */
+	timestamp: number;
+}
+
+export interface ToolResultMessage<TDetails = any> {
+	role: "toolResult";
+	toolCallId: string;
+	toolName: string;
+	content: (TextContent | ImageContent)[];
+	/** App data for UIs and logs; never sent to the model. */
+	details?: TDetails;
+	isError: boolean;
+	timestamp: number;
+}
+
+export type Message = UserMessage | AssistantMessage | ToolResultMessage;
+
+// ---------------------------------------------------------------------------------------------
+// Tools and context
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * A tool the model may call. `parameters` is a typebox schema, or any plain JSON Schema object
+ * (for example from an MCP server) typed as `TSchema`.
+ */
+export interface Tool<TParameters extends TSchema = TSchema> {
+	name: string;
+	description: string;
+	parameters: TParameters;
+}
+
+/** The arguments type of a tool. */
+export type ToolArguments<T extends Tool> = Static<T["parameters"]>;
+
+/** Everything one model request needs besides the model and options. */
+export interface Context {
+	systemPrompt?: string;
+	messages: Message[];
+	tools?: Tool[];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Models
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Differences between servers that speak Chat Completions. Each field is auto-detected from
+ * the model's `baseUrl` and provider unless set here.
+ */
+export interface OpenAICompletionsCompat {
+	/** Send the system prompt with the `developer` role instead of `system`. */
+	supportsDeveloperRole?: boolean;
+	/** Which field carries the output limit. */
+	maxTokensField?: "max_completion_tokens" | "max_tokens";
+	/** Send `stream_options: { include_usage: true }`. */
+	supportsUsageInStreaming?: boolean;
+	/** Send `reasoning_effort` for reasoning models. */
+	supportsReasoningEffort?: boolean;
+	/** Send the `store` field. */
+	supportsStore?: boolean;
+	/** Tool result messages need a `name` field. */
+	requiresToolResultName?: boolean;
+	/** Send `strict` on tool definitions. */
+	supportsStrictMode?: boolean;
+	/** How the server streams reasoning and wants it replayed. */
+	thinkingFormat?: "reasoning_content" | "reasoning" | "content-parts" | "none";
+	/** A user message right after tool results needs an assistant message in between (e.g. Mistral). */
+	requiresAssistantAfterToolResult?: boolean;
+}
+
+/** Differences between servers that speak OpenAI Responses. */
+export interface OpenAIResponsesCompat {
+	/** Send `prompt_cache_key` from `sessionId`. */
+	supportsPromptCacheKey?: boolean;
+	/** Ask for reasoning summaries on reasoning models. */
+	supportsReasoningSummary?: boolean;
+}
+
+export type ModelCompat<TApi extends Api> = TApi extends "openai-completions"
+	? OpenAICompletionsCompat
+	: TApi extends "openai-responses"
+		? OpenAIResponsesCompat
+		: Record<string, unknown>;
+
+export interface Model<TApi extends Api = Api> {
+	id: string;
+	name: string;
+	api: TApi;
+	provider: Provider;
+	/** The API root, e.g. `https://api.openai.com/v1`. */
+	baseUrl: string;
+	/** The model can reason (thinking). */
+	reasoning: boolean;
+	input: ("text" | "image")[];
+	/** Prices in US dollars per million tokens. */
+	cost: {
+		input: number;
+		output: number;
+		cacheRead: number;
+		cacheWrite: number;
+	};
+	contextWindow: number;
+	maxTokens: number;
+	/** Headers sent with every request to this model. */
+	headers?: Record<string, string>;
+	compat?: ModelCompat<TApi>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Options
+// ---------------------------------------------------------------------------------------------
+
+export type ThinkingLevel = "minimal" | "low" | "medium" | "high" | "xhigh";
+
+/** Token budgets per thinking level, for providers with budget-based thinking. */
+export interface ThinkingBudgets {
+	minimal?: number;
+	low?: number;
+	medium?: number;
+	high?: number;
+	xhigh?: number;
+}
+
+export type CacheRetention = "none" | "short" | "long";
+
+/** What `onRetry` is told before each retry. */
+export interface RetryInfo {
+	/** 1 for the first retry. */
+	attempt: number;
+	/** How long the library waits before it, in milliseconds. */
+	delayMs: number;
+	/** HTTP status, when the failure was an HTTP response. */
+	status?: number;
+	/** Why the previous attempt failed. Never contains an API key. */
+	reason: string;
+}
+
+export interface StreamOptions {
+	temperature?: number;
+	maxTokens?: number;
+	/** Aborting it ends the stream promptly with `stopReason: "aborted"`, keeping its content. */
+	signal?: AbortSignal;
+	/** Defaults to `getEnvApiKey(model.provider)`. */
+	apiKey?: string;
+	/** Extra HTTP headers, merged last over the provider's own. */
+	headers?: Record<string, string>;
+	/** A stable id for the conversation; providers use it for prompt caching and routing. */
+	sessionId?: string;
+	/** Request metadata, sent where the API supports it (e.g. Anthropic `metadata.user_id`). */
+	metadata?: Record<string, unknown>;
+	/** Prompt cache retention. Default `short`. */
+	cacheRetention?: CacheRetention;
+	/** Inspect or replace the request body before it is sent. Return `undefined` to keep it. */
+	onPayload?: (payload: unknown, model: Model<Api>) => unknown | undefined | Promise<unknown | undefined>;
+	/** Retries before any content arrived. Default 2; 0 disables retries. */
+	maxRetries?: number;
+	/** Give up at once when the server asks to wait longer than this. Default 60 000 ms. */
+	maxRetryDelayMs?: number;
+	/** End the stream with an error when no bytes arrive for this long. Default 120 000 ms; 0 disables it. */
+	idleTimeoutMs?: number;
+	/** Told about each retry before its delay. */
+	onRetry?: (info: RetryInfo) => void;
+}
+
+/** Options per provider: the common ones plus whatever that provider reads. */
+export type ProviderStreamOptions = StreamOptions & Record<string, unknown>;
+
+export interface SimpleStreamOptions extends StreamOptions {
+	/** Reasoning effort; omitted or on a non-reasoning model means no reasoning is requested. */
+	reasoning?: ThinkingLevel;
+	/** Token budgets per level for budget-based providers. */
+	thinkingBudgets?: ThinkingBudgets;
+}
+
+/**
+ * Streams one assistant reply.
+ *
+ * Contract: it returns at once and never throws. Every failure, before or after the request,
+ * is encoded in the stream as a final message with `stopReason` `error` or `aborted`.
+ */
+export type StreamFunction<TApi extends Api = Api, TOptions extends StreamOptions = StreamOptions> = (
+	model: Model<TApi>,
+	context: Context,
+	options?: TOptions,
+) => AssistantMessageEventStream;
+
+// ---------------------------------------------------------------------------------------------
+// Events
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * The events of one streamed assistant reply.
+ *
+ * Protocol (guaranteed by `AssistantMessageWriter`, checked by `assertEventProtocol`):
+ * `start` comes first; each block gets `*_start`, `*_delta`s and `*_end` with its `contentIndex`;
+ * exactly one terminal event (`done` or `error`) comes last. `partial` is the live message being
+ * built: the same object on every event, not a copy.
+ */
+export type AssistantMessageEvent =
+	| { type: "start"; partial: AssistantMessage }
+	| { type: "text_start"; contentIndex: number; partial: AssistantMessage }
+	| { type: "text_delta"; contentIndex: number; delta: string; partial: AssistantMessage }
+	| { type: "text_end"; contentIndex: number; content: string; partial: AssistantMessage }
+	| { type: "thinking_start"; contentIndex: number; partial: AssistantMessage }
+	| { type: "thinking_delta"; contentIndex: number; delta: string; partial: AssistantMessage }
+	| { type: "thinking_end"; contentIndex: number; content: string; partial: AssistantMessage }
+	| { type: "toolcall_start"; contentIndex: number; partial: AssistantMessage }
+	| { type: "toolcall_delta"; contentIndex: number; delta: string; partial: AssistantMessage }
+	| { type: "toolcall_end"; contentIndex: number; toolCall: ToolCall; partial: AssistantMessage }
+	| { type: "done"; reason: Extract<StopReason, "stop" | "length" | "toolUse" | "deferred">; message: AssistantMessage }
+	| { type: "error"; reason: Extract<StopReason, "error" | "aborted">; error: AssistantMessage };
