@@ -6,3 +6,26 @@
  */
 export type * from "./types.js";
 export { AssistantMessageEventStream, createAssistantMessageEventStream, EventStream, emptyUsage } from "./event-stream.js";
+export { AssistantMessageBuilder, type FinishDetails, type FinishReason, type UsageCounts } from "./assistant-message-builder.js";
+export { createProviderStream } from "./provider-stream.js";
+export {
+	type ApiProvider,
+	clearApiProviders,
+	getApiProvider,
+	getApiProviders,
+	registerApiProvider,
+	unregisterApiProviders,
+} from "./api-registry.js";
+export { registerBuiltinApiProviders } from "./providers/register-builtins.js";
+export { complete, completeSimple, stream, streamSimple } from "./stream.js";
+export { calculateCost } from "./cost.js";
+export { ApiCallError, IdleTimeoutError } from "./http/api-call-error.js";
+export {
+	DEFAULT_IDLE_TIMEOUT_MS,
+	DEFAULT_MAX_RETRIES,
+	DEFAULT_MAX_RETRY_DELAY_MS,
+	type EventStreamRequest,
+	postEventStream,
+	type ServerSentEvent,
+} from "./http/post-event-stream.js";
+export { StreamingJsonError, StreamingJsonParser, parseStreamingJson } from "./utils/streaming-json.js";

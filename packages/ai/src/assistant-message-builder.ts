@@ -1,0 +1,277 @@
+import { calculateCost } from "./cost.js";
+import { AssistantMessageEventStream, emptyUsage } from "./event-stream.js";
+import { redactSecrets } from "./utils/redact.js";
+import { StreamingJsonParser } from "./utils/streaming-json.js";
+import type {
+	Api,
+	AssistantMessage,
+	DeferredHandle,
+	Model,
+	StopReason,
+	TextContent,
+	ThinkingContent,
+	ToolCall,
+} from "./types.js";
+
+type Block = TextContent | ThinkingContent | ToolCall;
+
+/** Token counts as a provider reports them; missing fields keep their previous value. */
+export interface UsageCounts {
+	input?: number;
+	output?: number;
+	cacheRead?: number;
+	cacheWrite?: number;
+}
+
+export type FinishReason = Extract<StopReason, "stop" | "length" | "toolUse" | "deferred" | "error">;
+
+export interface FinishDetails {
+	/** The provider's own stop value. */
+	rawStopReason?: string;
+	/** Required in substance when the reason is `error`. */
+	errorMessage?: string;
+	deferred?: DeferredHandle;
+}
+
+/**
+ * Builds one `AssistantMessage` and its event stream from a few verbs: open a block, append to
+ * it, close it, set usage, finish or fail. It owns every guarantee of the event protocol, so a
+ * provider is only its mapping from wire events to these verbs:
+ *
+ * - `start` is pushed on construction, before anything can fail;
+ * - every event carries the same live `partial` message, whose `stopReason` stays `pending`;
+ * - tool-call arguments are parsed incrementally, and the partial value is on the block;
+ * - open blocks are closed before the terminal event;
+ * - exactly one terminal event: later calls to `finish`/`fail` are ignored;
+ * - error messages are scrubbed of the secrets it was given.
+ *
+ * Block indexes are positions in `message.content`. Providers keep their own map from the wire's
+ * block key (index, item id) to the content index returned by `start*`.
+ */
+export class AssistantMessageBuilder {
+	readonly stream: AssistantMessageEventStream;
+	readonly message: AssistantMessage;
+	private readonly parsers = new Map<number, StreamingJsonParser>();
+	private readonly open = new Set<number>();
+	private finished = false;
+
+	constructor(
+		private readonly model: Model<Api>,
+		private readonly secrets: readonly (string | undefined)[] = [],
+		stream: AssistantMessageEventStream = new AssistantMessageEventStream(),
+	) {
+		this.stream = stream;
+		this.message = {
+			role: "assistant",
+			content: [],
+			api: model.api,
+			provider: model.provider,
+			model: model.id,
+			usage: emptyUsage(),
+			stopReason: "pending",
+			timestamp: Date.now(),
+		};
+		this.stream.push({ type: "start", partial: this.message });
+	}
+
+	/** True once `finish` or `fail` ran. */
+	get isFinished(): boolean {
+		return this.finished;
+	}
+
+	/** True when any content block was opened. Retrying is only safe before this. */
+	get hasContent(): boolean {
+		return this.message.content.length > 0;
+	}
+
+	startText(textSignature?: string): number {
+		const block: TextContent = { type: "text", text: "" };
+		if (textSignature !== undefined) block.textSignature = textSignature;
+		const index = this.add(block);
+		this.stream.push({ type: "text_start", contentIndex: index, partial: this.message });
+		return index;
+	}
+
+	startThinking(options: { redacted?: boolean; signature?: string } = {}): number {
+		const block: ThinkingContent = { type: "thinking", thinking: "" };
+		if (options.signature !== undefined) block.thinkingSignature = options.signature;
+		if (options.redacted) block.redacted = true;
+		const index = this.add(block);
+		this.stream.push({ type: "thinking_start", contentIndex: index, partial: this.message });
+		return index;
+	}
+
+	startToolCall(id: string, name: string, thoughtSignature?: string): number {
+		const block: ToolCall = { type: "toolCall", id, name, arguments: {} };
+		if (thoughtSignature !== undefined) block.thoughtSignature = thoughtSignature;
+		const index = this.add(block);
+		this.parsers.set(index, new StreamingJsonParser());
+		this.stream.push({ type: "toolcall_start", contentIndex: index, partial: this.message });
+		return index;
+	}
+
+	appendText(index: number, delta: string): void {
+		if (delta === "") return;
+		const block = this.openBlock(index, "text");
+		block.text += delta;
+		this.stream.push({ type: "text_delta", contentIndex: index, delta, partial: this.message });
+	}
+
+	appendThinking(index: number, delta: string): void {
+		if (delta === "") return;
+		const block = this.openBlock(index, "thinking");
+		block.thinking += delta;
+		this.stream.push({ type: "thinking_delta", contentIndex: index, delta, partial: this.message });
+	}
+
+	/** Appends a fragment of the arguments' JSON text. The block shows the partial value so far. */
+	appendToolCallArguments(index: number, delta: string): void {
+		if (delta === "") return;
+		const block = this.openBlock(index, "toolCall");
+		const parser = this.parsers.get(index);
+		if (!parser) return;
+		parser.push(delta);
+		const partial = parser.value;
+		if (isPlainObject(partial)) block.arguments = partial;
+		this.stream.push({ type: "toolcall_delta", contentIndex: index, delta, partial: this.message });
+	}
+
+	/** Sets arguments that arrive whole (Gemini, Anthropic `content_block_start.input`). */
+	setToolCallArguments(index: number, args: Record<string, unknown>): void {
+		this.appendToolCallArguments(index, JSON.stringify(args));
+	}
+
+	/** Sets the block's signature: `textSignature`, `thinkingSignature` or `thoughtSignature`. */
+	setSignature(index: number, signature: string): void {
+		const block = this.message.content[index];
+		if (!block) return;
+		if (block.type === "text") block.textSignature = signature;
+		else if (block.type === "thinking") block.thinkingSignature = signature;
+		else block.thoughtSignature = signature;
+	}
+
+	/** Closes a block and pushes its `*_end` event. Closing a closed block does nothing. */
+	end(index: number): void {
+		if (!this.open.delete(index)) return;
+		const block = this.message.content[index] as Block;
+		if (block.type === "text") {
+			this.stream.push({ type: "text_end", contentIndex: index, content: block.text, partial: this.message });
+		} else if (block.type === "thinking") {
+			this.stream.push({ type: "thinking_end", contentIndex: index, content: block.thinking, partial: this.message });
+		} else {
+			block.arguments = this.finalArguments(index, block);
+			this.stream.push({ type: "toolcall_end", contentIndex: index, toolCall: block, partial: this.message });
+		}
+	}
+
+	/** Closes every open block, in content order. */
+	endAll(): void {
+		for (const index of [...this.open].sort((a, b) => a - b)) this.end(index);
+	}
+
+	/** Updates token counts; fields not given keep their value. Cost follows at the end. */
+	setUsage(counts: UsageCounts): void {
+		const usage = this.message.usage;
+		if (counts.input !== undefined) usage.input = counts.input;
+		if (counts.output !== undefined) usage.output = counts.output;
+		if (counts.cacheRead !== undefined) usage.cacheRead = counts.cacheRead;
+		if (counts.cacheWrite !== undefined) usage.cacheWrite = counts.cacheWrite;
+		usage.totalTokens = usage.input + usage.output + usage.cacheRead + usage.cacheWrite;
+	}
+
+	setResponseId(id: string): void {
+		this.message.responseId = id;
+	}
+
+	/** Ends the message with a stop reason. `error` here is a provider-reported failure. */
+	finish(reason: FinishReason, details: FinishDetails = {}): AssistantMessage {
+		if (this.finished) return this.message;
+		this.endAll();
+		this.finished = true;
+		const message = this.message;
+		message.stopReason = reason;
+		if (details.rawStopReason !== undefined) message.rawStopReason = details.rawStopReason;
+		if (details.deferred) message.deferred = details.deferred;
+		calculateCost(this.model, message.usage);
+		if (reason === "error") {
+			message.errorMessage = this.redact(details.errorMessage ?? "The provider reported an error.");
+			this.stream.push({ type: "error", reason, error: message });
+		} else {
+			this.stream.push({ type: "done", reason, message });
+		}
+		this.stream.end();
+		return message;
+	}
+
+	/**
+	 * Ends the message after a failure, keeping all content that arrived. The reason is `aborted`
+	 * when `signal` is aborted, else `error`.
+	 */
+	fail(error: unknown, signal?: AbortSignal): AssistantMessage {
+		if (this.finished) return this.message;
+		this.endAll();
+		this.finished = true;
+		const message = this.message;
+		const aborted = signal?.aborted === true;
+		message.stopReason = aborted ? "aborted" : "error";
+		message.errorMessage = this.redact(aborted ? abortMessage(signal) : errorText(error));
+		calculateCost(this.model, message.usage);
+		this.stream.push({ type: "error", reason: message.stopReason as "error" | "aborted", error: message });
+		this.stream.end();
+		return message;
+	}
+
+	private add(block: Block): number {
+		if (this.finished) throw new Error("AssistantMessageBuilder: cannot add a block after the message finished");
+		const index = this.message.content.push(block) - 1;
+		this.open.add(index);
+		return index;
+	}
+
+	private openBlock<T extends Block["type"]>(index: number, type: T): Extract<Block, { type: T }> {
+		const block = this.message.content[index];
+		if (!block || block.type !== type || !this.open.has(index)) {
+			throw new Error(`AssistantMessageBuilder: no open ${type} block at content index ${index}`);
+		}
+		return block as Extract<Block, { type: T }>;
+	}
+
+	private finalArguments(index: number, block: ToolCall): Record<string, unknown> {
+		const parser = this.parsers.get(index);
+		this.parsers.delete(index);
+		if (!parser) return block.arguments;
+		try {
+			const value = parser.finish();
+			return isPlainObject(value) ? value : {};
+		} catch {
+			// No arguments at all (`{}`), or invalid JSON from the model: keep the best-effort value;
+			// tool validation then tells the model what was wrong.
+			return block.arguments;
+		}
+	}
+
+	private redact(text: string): string {
+		return redactSecrets(text, this.secrets);
+	}
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+	return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function abortMessage(signal: AbortSignal | undefined): string {
+	const reason: unknown = signal?.reason;
+	if (reason instanceof Error && reason.name !== "AbortError") return `Request was aborted: ${reason.message}`;
+	if (typeof reason === "string" && reason) return `Request was aborted: ${reason}`;
+	return "Request was aborted.";
+}
+
+function errorText(error: unknown): string {
+	if (error instanceof Error) return error.message || error.name;
+	if (typeof error === "string") return error;
+	try {
+		return JSON.stringify(error);
+	} catch {
+		return String(error);
+	}
+}

@@ -1,0 +1,215 @@
+import { createParser, type EventSourceMessage } from "eventsource-parser";
+import type { RetryInfo } from "../types.js";
+import { redactSecrets } from "../utils/redact.js";
+import { ApiCallError, IdleTimeoutError, isRetryableStatus } from "./api-call-error.js";
+import { extractErrorMessage } from "./error-body.js";
+import { backoffDelay, delay, parseRetryAfter } from "./retry-delay.js";
+
+/** Defaults shared by every provider; documented in docs/http.md. */
+export const DEFAULT_MAX_RETRIES = 2;
+export const DEFAULT_MAX_RETRY_DELAY_MS = 60_000;
+export const DEFAULT_IDLE_TIMEOUT_MS = 300_000;
+
+export interface EventStreamRequest {
+	url: string;
+	headers: Record<string, string>;
+	/** Serialized as JSON. */
+	body: unknown;
+	signal?: AbortSignal;
+	/** Retries before the first event. Default {@link DEFAULT_MAX_RETRIES}. */
+	maxRetries?: number;
+	/** Give up when the server asks to wait longer. Default {@link DEFAULT_MAX_RETRY_DELAY_MS}. */
+	maxRetryDelayMs?: number;
+	/** Fail when no bytes arrive for this long; 0 disables. Default {@link DEFAULT_IDLE_TIMEOUT_MS}. */
+	idleTimeoutMs?: number;
+	onRetry?: (info: RetryInfo) => void;
+	/** Strings (API keys) scrubbed from every error message. */
+	secrets?: readonly (string | undefined)[];
+}
+
+/** One server-sent event: its `event:` name (when present) and its `data:`. */
+export type ServerSentEvent = Pick<EventSourceMessage, "event" | "data">;
+
+/**
+ * The one HTTP seam of every provider: POSTs a JSON body and yields the server-sent events of
+ * the response as they arrive.
+ *
+ * - Non-2xx answers, and 2xx answers that are not an event stream (a JSON error body where SSE
+ *   was expected), throw an {@link ApiCallError} naming the status and the provider's message.
+ * - Network errors, 408, 409, 429, 5xx and 529 are retried with exponential backoff and jitter,
+ *   only before the first event was yielded, honouring `retry-after-ms` / `retry-after`. A
+ *   server asking for longer than `maxRetryDelayMs` fails at once, saying how long it asked for.
+ * - With no bytes for `idleTimeoutMs`, the connection is closed and {@link IdleTimeoutError}
+ *   is thrown, also while waiting for the response headers.
+ * - Aborting `signal` rejects promptly with the signal's reason. Returning early from the
+ *   iteration (or throwing) cancels the body, which releases the socket. No timer or listener
+ *   outlives the generator.
+ */
+export async function* postEventStream(request: EventStreamRequest): AsyncGenerator<ServerSentEvent, void, void> {
+	const maxRetries = Math.max(0, request.maxRetries ?? DEFAULT_MAX_RETRIES);
+	const maxRetryDelayMs = request.maxRetryDelayMs ?? DEFAULT_MAX_RETRY_DELAY_MS;
+	const secrets = request.secrets ?? [];
+	const body = JSON.stringify(request.body);
+	for (let attempt = 0; ; attempt++) {
+		let yielded = false;
+		try {
+			for await (const event of attempt_(request, body)) {
+				yielded = true;
+				yield event;
+			}
+			return;
+		} catch (error) {
+			if (request.signal?.aborted) throw request.signal.reason ?? error;
+			const failure = toApiCallError(error, request.url, secrets);
+			if (yielded || !failure.isRetryable || attempt >= maxRetries) {
+				throw attempt > 0 ? withRetryCount(failure, attempt, secrets) : failure;
+			}
+			const asked = failure.retryAfterMs;
+			if (asked !== undefined && maxRetryDelayMs > 0 && asked > maxRetryDelayMs) {
+				throw new ApiCallError(
+					`${failure.message} The server asked to retry after ${formatDuration(asked)}, longer than maxRetryDelayMs (${formatDuration(maxRetryDelayMs)}); not retrying.`,
+					{ url: failure.url, status: failure.status, retryAfterMs: asked, providerMessage: failure.providerMessage, cause: failure },
+				);
+			}
+			const waitMs = asked ?? backoffDelay(attempt + 1);
+			request.onRetry?.({
+				attempt: attempt + 1,
+				delayMs: waitMs,
+				status: failure.status,
+				reason: failure.message,
+			});
+			await delay(waitMs, request.signal);
+		}
+	}
+}
+
+/** One HTTP attempt: fetch, check the answer, then parse the body as it streams. */
+async function* attempt_(request: EventStreamRequest, body: string): AsyncGenerator<ServerSentEvent, void, void> {
+	const idleTimeoutMs = request.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+	const controller = new AbortController();
+	const userSignal = request.signal;
+	const onAbort = () => controller.abort(userSignal?.reason);
+	userSignal?.addEventListener("abort", onAbort, { once: true });
+	let idle: IdleTimeoutError | undefined;
+	const timer =
+		idleTimeoutMs > 0
+			? setTimeout(() => {
+					idle = new IdleTimeoutError(idleTimeoutMs);
+					controller.abort(idle);
+				}, idleTimeoutMs)
+			: undefined;
+	let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+	try {
+		let response: Response;
+		try {
+			response = await fetch(request.url, {
+				method: "POST",
+				headers: { "content-type": "application/json", accept: "text/event-stream", ...request.headers },
+				body,
+				signal: controller.signal,
+			});
+		} catch (error) {
+			throw idle ?? error;
+		}
+		timer?.refresh();
+		const contentType = response.headers.get("content-type") ?? "";
+		if (!response.ok || !/event-stream/i.test(contentType)) {
+			const text = await readText(response, () => timer?.refresh()).catch((error: unknown) => {
+				throw idle ?? error;
+			});
+			throw httpError(response, text, request.url, request.secrets ?? []);
+		}
+		if (!response.body) throw new ApiCallError("The response has no body.", { url: request.url, status: response.status });
+
+		const events: ServerSentEvent[] = [];
+		const parser = createParser({
+			onEvent: (message) => events.push({ event: message.event, data: message.data }),
+		});
+		const decoder = new TextDecoder();
+		reader = response.body.getReader();
+		for (;;) {
+			let chunk: ReadableStreamReadResult<Uint8Array>;
+			try {
+				chunk = await reader.read();
+			} catch (error) {
+				throw idle ?? error;
+			}
+			if (chunk.done) break;
+			timer?.refresh();
+			parser.feed(decoder.decode(chunk.value, { stream: true }));
+			if (events.length > 0) {
+				for (let i = 0; i < events.length; i++) yield events[i] as ServerSentEvent;
+				events.length = 0;
+			}
+		}
+		parser.feed(decoder.decode());
+		for (const event of events) yield event;
+		reader = undefined;
+	} finally {
+		if (timer) clearTimeout(timer);
+		userSignal?.removeEventListener("abort", onAbort);
+		// Cancelling an unfinished body releases the socket back (or closes it).
+		if (reader) reader.cancel().catch(() => {});
+	}
+}
+
+async function readText(response: Response, onBytes: () => void): Promise<string> {
+	if (!response.body) return "";
+	const reader = response.body.getReader();
+	const decoder = new TextDecoder();
+	let text = "";
+	for (;;) {
+		const chunk = await reader.read();
+		if (chunk.done) return text + decoder.decode();
+		onBytes();
+		text += decoder.decode(chunk.value, { stream: true });
+		if (text.length > 1_000_000) {
+			reader.cancel().catch(() => {});
+			return text;
+		}
+	}
+}
+
+function httpError(response: Response, text: string, url: string, secrets: readonly (string | undefined)[]): ApiCallError {
+	const providerMessage = extractErrorMessage(text);
+	const status = response.status;
+	const label = response.ok
+		? `HTTP ${status}: expected an event stream, got ${response.headers.get("content-type") || "no content type"}`
+		: `HTTP ${status}${response.statusText ? ` ${response.statusText}` : ""}`;
+	const message = redactSecrets(providerMessage ? `${label}: ${providerMessage}` : label, secrets);
+	return new ApiCallError(message, {
+		url,
+		status,
+		isRetryable: !response.ok && isRetryableStatus(status),
+		retryAfterMs: parseRetryAfter(response.headers),
+		providerMessage: providerMessage === undefined ? undefined : redactSecrets(providerMessage, secrets),
+	});
+}
+
+function toApiCallError(error: unknown, url: string, secrets: readonly (string | undefined)[]): ApiCallError {
+	if (error instanceof ApiCallError) return error;
+	if (error instanceof IdleTimeoutError) return new ApiCallError(error.message, { url, isRetryable: true, cause: error });
+	const cause = error instanceof Error ? (error as Error & { cause?: unknown }).cause : undefined;
+	const detail = cause instanceof Error ? ` (${cause.message})` : "";
+	const base = error instanceof Error ? error.message : String(error);
+	return new ApiCallError(redactSecrets(`Network error: ${base}${detail}`, secrets), {
+		url,
+		isRetryable: true,
+		cause: error,
+	});
+}
+
+function withRetryCount(error: ApiCallError, retries: number, secrets: readonly (string | undefined)[]): ApiCallError {
+	return new ApiCallError(redactSecrets(`${error.message} (after ${retries} ${retries === 1 ? "retry" : "retries"})`, secrets), {
+		url: error.url,
+		status: error.status,
+		isRetryable: error.isRetryable,
+		retryAfterMs: error.retryAfterMs,
+		providerMessage: error.providerMessage,
+		cause: error,
+	});
+}
+
+function formatDuration(ms: number): string {
+	return ms >= 1000 ? `${Math.round(ms / 100) / 10} s` : `${ms} ms`;
+}

@@ -1,0 +1,107 @@
+import { AssistantMessageBuilder } from "./assistant-message-builder.js";
+import { getApiProvider } from "./api-registry.js";
+import type { AssistantMessageEventStream } from "./event-stream.js";
+import { ensureBuiltinApiProviders } from "./providers/register-builtins.js";
+import type {
+	Api,
+	AssistantMessage,
+	Context,
+	Model,
+	ProviderStreamOptions,
+	SimpleStreamOptions,
+	StreamOptions,
+} from "./types.js";
+
+/**
+ * Streams one assistant reply from `model` with the provider's full options.
+ *
+ * Never throws: an unknown api, a missing key or any failure becomes a final `error` (or
+ * `aborted`) message on the returned stream.
+ *
+ * @example
+ * const s = stream(getModel("openai", "gpt-4o")!, { messages: [{ role: "user", content: "Hi", timestamp: Date.now() }] });
+ * for await (const event of s) if (event.type === "text_delta") process.stdout.write(event.delta);
+ * const message = await s.result();
+ */
+export function stream<TApi extends Api>(
+	model: Model<TApi>,
+	context: Context,
+	options?: ProviderStreamOptions,
+): AssistantMessageEventStream {
+	return dispatch(model, context, options, "stream");
+}
+
+/** Like {@link stream}, resolving to the final message. Never rejects. */
+export function complete<TApi extends Api>(
+	model: Model<TApi>,
+	context: Context,
+	options?: ProviderStreamOptions,
+): Promise<AssistantMessage> {
+	return drain(stream(model, context, options));
+}
+
+/**
+ * Streams one reply with the options common to every provider, plus `reasoning` (a thinking
+ * level that each provider maps to its own setting) and `thinkingBudgets`.
+ */
+export function streamSimple<TApi extends Api>(
+	model: Model<TApi>,
+	context: Context,
+	options?: SimpleStreamOptions,
+): AssistantMessageEventStream {
+	return dispatch(model, context, options, "streamSimple");
+}
+
+/** Like {@link streamSimple}, resolving to the final message. Never rejects. */
+export function completeSimple<TApi extends Api>(
+	model: Model<TApi>,
+	context: Context,
+	options?: SimpleStreamOptions,
+): Promise<AssistantMessage> {
+	return drain(streamSimple(model, context, options));
+}
+
+function dispatch(
+	model: Model<Api>,
+	context: Context,
+	options: StreamOptions | undefined,
+	kind: "stream" | "streamSimple",
+): AssistantMessageEventStream {
+	try {
+		ensureBuiltinApiProviders();
+		if (!model || typeof model !== "object") throw new TypeError("stream: `model` must be a Model object");
+		const provider = getApiProvider(model.api);
+		if (!provider) {
+			throw new Error(`No API provider registered for api "${model.api}" (model "${model.id}").`);
+		}
+		return provider[kind](model, context, options);
+	} catch (error) {
+		const builder = new AssistantMessageBuilder(
+			model && typeof model === "object" ? model : unknownModel,
+			[options?.apiKey],
+		);
+		builder.fail(error, options?.signal);
+		return builder.stream;
+	}
+}
+
+async function drain(events: AssistantMessageEventStream): Promise<AssistantMessage> {
+	// Iterating (rather than only awaiting the result) releases each event as it is read.
+	for await (const _event of events) {
+		// nothing to do per event
+	}
+	return events.result();
+}
+
+const unknownModel: Model<Api> = {
+	id: "unknown",
+	name: "unknown",
+	api: "unknown",
+	provider: "unknown",
+	baseUrl: "",
+	reasoning: false,
+	input: ["text"],
+	cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+	contextWindow: 0,
+	maxTokens: 0,
+};
