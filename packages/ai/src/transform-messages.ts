@@ -1,0 +1,198 @@
+import type {
+	Api,
+	AssistantMessage,
+	ImageContent,
+	Message,
+	Model,
+	TextContent,
+	ToolCall,
+	ToolResultMessage,
+	UserMessage,
+} from "./types.js";
+
+export interface TransformOptions {
+	/**
+	 * Maps a tool-call id to one the target API accepts. It must be deterministic; results follow
+	 * their calls, and collisions are made unique here. Default: ids are kept.
+	 */
+	normalizeToolCallId?: (id: string) => string;
+}
+
+/** The text a tool call gets as its result when the transcript has none. */
+export const MISSING_TOOL_RESULT_TEXT = "No result was recorded for this tool call.";
+/** The text the tool calls of an aborted or failed assistant message get as their result. */
+export const UNFINISHED_TOOL_CALL_TEXT = "This tool call was not executed: the assistant's reply was interrupted.";
+/** Stands in for an image sent to a model that does not accept images. */
+export const IMAGE_OMITTED_TEXT = "(image omitted: this model does not accept images)";
+
+/**
+ * Prepares a transcript for `model`, so that a conversation can move between models and APIs.
+ * Providers call it before they convert messages to their wire format. The input is not mutated.
+ *
+ * - Thinking from another model becomes plain text (redacted thinking is dropped); signatures
+ *   (`thinkingSignature`, `textSignature`, `thoughtSignature`) are kept only for the same model.
+ * - Tool-call ids pass through `normalizeToolCallId`; their results follow them.
+ * - A tool call without a result gets a synthetic error result right after its turn, and a
+ *   result whose call is not in the transcript is dropped.
+ * - An `error` or `aborted` assistant message keeps its text for context; its tool calls are
+ *   closed with an error result. A message left with no content is dropped.
+ * - Empty text and thinking blocks are dropped.
+ * - Images sent to a text-only model become a short text note.
+ */
+export function transformMessages<TApi extends Api>(
+	messages: readonly Message[],
+	model: Model<TApi>,
+	options: TransformOptions = {},
+): Message[] {
+	const ids = new ToolCallIdMap(options.normalizeToolCallId);
+	const acceptsImages = model.input.includes("image");
+	const output: Message[] = [];
+	/** Tool calls of the latest assistant turn still waiting for their results. */
+	let open = new Map<string, ToolCall>();
+	let unfinished = false;
+
+	const closeOpenCalls = () => {
+		for (const call of open.values()) {
+			output.push(syntheticResult(call, unfinished ? UNFINISHED_TOOL_CALL_TEXT : MISSING_TOOL_RESULT_TEXT));
+		}
+		open = new Map();
+	};
+
+	for (const message of messages) {
+		if (message.role === "toolResult") {
+			const id = ids.existing(message.toolCallId);
+			const call = id === undefined ? undefined : open.get(id);
+			if (!call || id === undefined) continue; // orphan or duplicate result: no call to answer
+			open.delete(id);
+			output.push({ ...message, toolCallId: id, content: images(message.content, acceptsImages) });
+			continue;
+		}
+		closeOpenCalls();
+		if (message.role === "user") {
+			output.push(userMessage(message, acceptsImages));
+			continue;
+		}
+		const converted = assistantMessage(message, model, ids);
+		if (!converted) continue;
+		output.push(converted);
+		unfinished = message.stopReason === "error" || message.stopReason === "aborted";
+		for (const block of converted.content) if (block.type === "toolCall") open.set(block.id, block);
+	}
+	closeOpenCalls();
+	return output;
+}
+
+/** Whether `message` was produced by exactly this model (same provider, API and id). */
+export function isSameModel<TApi extends Api>(message: AssistantMessage, model: Model<TApi>): boolean {
+	return message.provider === model.provider && message.api === model.api && message.model === model.id;
+}
+
+function assistantMessage<TApi extends Api>(
+	message: AssistantMessage,
+	model: Model<TApi>,
+	ids: ToolCallIdMap,
+): AssistantMessage | undefined {
+	const same = isSameModel(message, model);
+	const failed = message.stopReason === "error" || message.stopReason === "aborted";
+	const content: AssistantMessage["content"] = [];
+	for (const block of message.content) {
+		if (block.type === "text") {
+			if (block.text.trim() === "") continue;
+			content.push(same ? { ...block } : { type: "text", text: block.text });
+		} else if (block.type === "thinking") {
+			// A failed reply's reasoning may be cut short and its signature incomplete: drop it.
+			if (failed) continue;
+			if (same && (block.thinkingSignature || block.redacted)) {
+				content.push({ ...block });
+			} else if (!block.redacted && block.thinking.trim() !== "") {
+				content.push(same ? { ...block } : { type: "text", text: block.thinking });
+			}
+		} else {
+			const call: ToolCall = { type: "toolCall", id: ids.map(block.id), name: block.name, arguments: block.arguments };
+			if (same && block.thoughtSignature) call.thoughtSignature = block.thoughtSignature;
+			content.push(call);
+		}
+	}
+	if (content.length === 0) return undefined;
+	return { ...message, content };
+}
+
+function userMessage(message: UserMessage, acceptsImages: boolean): UserMessage {
+	if (typeof message.content === "string" || acceptsImages) return message;
+	return { ...message, content: images(message.content, false) };
+}
+
+function images<T extends TextContent | ImageContent>(content: T[], acceptsImages: boolean): (TextContent | ImageContent)[] {
+	if (acceptsImages || !content.some((block) => block.type === "image")) return content;
+	return content.map((block) => (block.type === "image" ? { type: "text", text: IMAGE_OMITTED_TEXT } : block));
+}
+
+function syntheticResult(call: ToolCall, text: string): ToolResultMessage {
+	return {
+		role: "toolResult",
+		toolCallId: call.id,
+		toolName: call.name,
+		content: [{ type: "text", text }],
+		isError: true,
+		timestamp: Date.now(),
+	};
+}
+
+/** Keeps original → normalised id pairs consistent and unique across the transcript. */
+class ToolCallIdMap {
+	private readonly mapped = new Map<string, string>();
+	private readonly used = new Set<string>();
+
+	constructor(private readonly normalize: ((id: string) => string) | undefined) {}
+
+	map(original: string): string {
+		const known = this.mapped.get(original);
+		if (known !== undefined) {
+			// The same id used again by a later call: give it a fresh unique id.
+			const again = this.unique(known);
+			this.mapped.set(original, again);
+			return again;
+		}
+		const id = this.unique(this.normalize ? this.normalize(original) : original);
+		this.mapped.set(original, id);
+		return id;
+	}
+
+	existing(original: string): string | undefined {
+		return this.mapped.get(original);
+	}
+
+	private unique(candidate: string): string {
+		let id = candidate;
+		for (let n = 2; this.used.has(id); n++) {
+			const suffix = `_${n}`;
+			id = candidate.slice(0, Math.max(1, candidate.length - suffix.length)) + suffix;
+			if (id === candidate) id = `${candidate}${suffix}`;
+		}
+		this.used.add(id);
+		return id;
+	}
+}
+
+/**
+ * Makes `id` match `^[a-zA-Z0-9_-]{1,maxLength}$`: other characters become `_`, and an id that
+ * had to change keeps a short hash of the original so that distinct ids stay distinct.
+ * Used for Anthropic (`maxLength` 64) and other strict targets.
+ */
+export function sanitizeToolCallId(id: string, maxLength = 64): string {
+	const cleaned = id.replace(/[^a-zA-Z0-9_-]/g, "_");
+	if (cleaned === id && id.length > 0 && id.length <= maxLength) return id;
+	const hash = fnv1a(id);
+	const head = cleaned.slice(0, Math.max(0, maxLength - hash.length - 1));
+	return head ? `${head}_${hash}` : hash.slice(0, maxLength);
+}
+
+/** A short, stable, alphanumeric hash (FNV-1a, 32-bit, base 36). */
+export function fnv1a(text: string): string {
+	let hash = 0x811c9dc5;
+	for (let i = 0; i < text.length; i++) {
+		hash ^= text.charCodeAt(i);
+		hash = Math.imul(hash, 0x01000193) >>> 0;
+	}
+	return hash.toString(36);
+}
