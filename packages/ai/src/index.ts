@@ -29,3 +29,14 @@ export {
 	type ServerSentEvent,
 } from "./http/post-event-stream.js";
 export { StreamingJsonError, StreamingJsonParser, parseStreamingJson } from "./utils/streaming-json.js";
+export {
+	type CatalogProvider,
+	getModel,
+	getModels,
+	getProviders,
+	type KnownModelApi,
+	type KnownModelId,
+	modelsAreEqual,
+} from "./models.js";
+export { getEnvApiKey, getEnvApiKeyNames } from "./env-api-keys.js";
+export { CONTEXT_OVERFLOW_PATTERNS, isContextOverflow } from "./context-overflow.js";

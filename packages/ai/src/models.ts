@@ -1,12 +1,17 @@
 /**
- * The model catalog: look models up by provider and id, list them, and price a reply's usage.
+ * The model catalog: look models up by provider and id, list them, and price a reply's usage
+ * (`calculateCost`, re-exported from `cost.ts`).
  *
  * The data lives in `models.generated.ts` (plain object literals, generated from a models.dev
  * snapshot). Every model handed out here is a fresh copy: callers may change `baseUrl`,
  * `headers`, `cost` or anything else without affecting the catalog or other callers.
  */
 import { MODELS } from "./models.generated.js";
-import type { Api, Model, Provider, Usage } from "./types.js";
+import type { Api, Model, Provider } from "./types.js";
+
+// Pricing lives in cost.ts (the message builder uses it without the catalog); it belongs to this
+// module's public surface too: `calculateCost(model, usage)` fills `usage.cost` and returns it.
+export { calculateCost } from "./cost.js";
 
 type Catalog = typeof MODELS;
 
@@ -88,25 +93,6 @@ export function getModels(provider: Provider): Model<Api>[] {
  */
 export function getProviders(): CatalogProvider[] {
 	return (Object.keys(MODELS) as CatalogProvider[]).sort();
-}
-
-/**
- * Prices a reply: fills `usage.cost` from the model's prices (US dollars per million tokens) and
- * returns that same cost object. `cost.x = usage.x * model.cost.x / 1e6` for input, output,
- * cacheRead and cacheWrite; `total` is their sum. Unknown prices are 0 in the catalog, so they cost 0.
- *
- * @example
- * const cost = calculateCost(model, message.usage);
- * console.log(`$${cost.total.toFixed(4)}`);
- */
-export function calculateCost<TApi extends Api>(model: Model<TApi>, usage: Usage): Usage["cost"] {
-	const cost = usage.cost;
-	cost.input = (usage.input * model.cost.input) / 1_000_000;
-	cost.output = (usage.output * model.cost.output) / 1_000_000;
-	cost.cacheRead = (usage.cacheRead * model.cost.cacheRead) / 1_000_000;
-	cost.cacheWrite = (usage.cacheWrite * model.cost.cacheWrite) / 1_000_000;
-	cost.total = cost.input + cost.output + cost.cacheRead + cost.cacheWrite;
-	return cost;
 }
 
 /**
