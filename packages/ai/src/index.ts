@@ -30,6 +30,31 @@ export {
 } from "./http/post-event-stream.js";
 export { StreamingJsonError, StreamingJsonParser, parseStreamingJson } from "./utils/streaming-json.js";
 export {
+	fauxAssistantMessage,
+	type FauxContentBlock,
+	type FauxModelDefinition,
+	type FauxProviderRegistration,
+	type FauxResponseFactory,
+	type FauxResponseStep,
+	fauxText,
+	fauxThinking,
+	fauxToolCall,
+	type RegisterFauxProviderOptions,
+	registerFauxProvider,
+} from "./providers/faux.js";
+export { formatSchemaErrors, validateToolArguments, validateToolCall } from "./validation/validate-tool-arguments.js";
+export { preloadToolValidator } from "./validation/load-schema-compiler.js";
+export {
+	fnv1a,
+	IMAGE_OMITTED_TEXT,
+	isSameModel,
+	MISSING_TOOL_RESULT_TEXT,
+	sanitizeToolCallId,
+	type TransformOptions,
+	transformMessages,
+	UNFINISHED_TOOL_CALL_TEXT,
+} from "./transform-messages.js";
+export {
 	type CatalogProvider,
 	getModel,
 	getModels,

@@ -1,0 +1,98 @@
+import type { Tool, ToolCall } from "../types.js";
+import { type CompiledSchema, type SchemaError, schemaCompiler } from "./load-schema-compiler.js";
+
+/** Validators compiled once per schema object. */
+const compiled = new WeakMap<object, CompiledSchema>();
+
+/**
+ * Checks a tool call's arguments against the tool's schema (a typebox schema or any plain JSON
+ * Schema, e.g. from an MCP server) and returns them.
+ *
+ * Throws an `Error` whose message a model can act on: the tool name, then one line per problem,
+ * each naming the JSON path, e.g. `/city: expected string`. Arguments are not coerced.
+ *
+ * The first call loads typebox's schema compiler (about 90 ms, once); each schema is compiled
+ * once and cached.
+ *
+ * @example
+ * try { const args = validateToolArguments(tool, toolCall); }
+ * catch (error) { // send (error as Error).message back to the model as an error tool result }
+ */
+export function validateToolArguments<T = Record<string, unknown>>(tool: Tool, toolCall: ToolCall): T {
+	const schema = tool.parameters as unknown;
+	if (typeof schema !== "object" || schema === null) {
+		throw new TypeError(`Tool "${tool.name}" has no parameters schema (expected a JSON Schema object).`);
+	}
+	let validator = compiled.get(schema);
+	if (!validator) {
+		try {
+			validator = schemaCompiler().Compile(schema);
+		} catch (error) {
+			const reason = error instanceof Error ? error.message : String(error);
+			throw new Error(`Tool "${tool.name}" has an invalid parameters schema: ${reason}`, { cause: error });
+		}
+		compiled.set(schema, validator);
+	}
+	const args = toolCall.arguments;
+	if (validator.Check(args)) return args as T;
+	const [, errors] = validator.Errors(args);
+	const lines = formatSchemaErrors(errors);
+	throw new Error(`Invalid arguments for tool "${tool.name}":\n${lines.map((line) => `  ${line}`).join("\n")}`);
+}
+
+/** Finds the tool a call names and validates its arguments; throws when no tool has that name. */
+export function validateToolCall<T = Record<string, unknown>>(tools: readonly Tool[], toolCall: ToolCall): T {
+	const tool = tools.find((candidate) => candidate.name === toolCall.name);
+	if (!tool) {
+		const names = tools.map((candidate) => `"${candidate.name}"`).join(", ") || "none";
+		throw new Error(`Tool "${toolCall.name}" not found. Available tools: ${names}.`);
+	}
+	return validateToolArguments<T>(tool, toolCall);
+}
+
+/** One readable line per problem: `<path>: <problem>`; the root is `/`. */
+export function formatSchemaErrors(errors: readonly SchemaError[]): string[] {
+	const lines: string[] = [];
+	const seen = new Set<string>();
+	const hasAdditional = new Set(errors.filter((e) => e.keyword === "additionalProperties").map((e) => e.instancePath));
+	for (const error of errors) {
+		const path = error.instancePath || "/";
+		let problem: string;
+		switch (error.keyword) {
+			case "type":
+				problem = `expected ${String(error.params.type)}`;
+				break;
+			case "required": {
+				const names = (error.params.requiredProperties as string[] | undefined) ?? [];
+				problem = `missing required ${names.length === 1 ? "property" : "properties"} ${names.map((n) => `"${n}"`).join(", ")}`;
+				break;
+			}
+			case "additionalProperties": {
+				const names = (error.params.additionalProperties as string[] | undefined) ?? [];
+				problem = `unexpected ${names.length === 1 ? "property" : "properties"} ${names.map((n) => `"${n}"`).join(", ")}`;
+				break;
+			}
+			case "enum":
+				problem = `expected one of ${JSON.stringify(error.params.allowedValues)}`;
+				break;
+			case "const":
+				problem = `expected ${JSON.stringify(error.params.allowedValue ?? error.params.const)}`;
+				break;
+			case "boolean": {
+				// A property forbidden by `additionalProperties: false` is already reported on its parent.
+				const parent = path.slice(0, Math.max(0, path.lastIndexOf("/")));
+				if (hasAdditional.has(parent)) continue;
+				problem = "not allowed here";
+				break;
+			}
+			default:
+				problem = error.message.replace(/^must be /, "expected ").replace(/^must /, "expected to ");
+		}
+		const line = `${path}: ${problem}`;
+		if (!seen.has(line)) {
+			seen.add(line);
+			lines.push(line);
+		}
+	}
+	return lines.length > 0 ? lines : ["/: does not match the schema"];
+}
