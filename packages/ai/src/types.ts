@@ -231,6 +231,20 @@ export interface OpenAICompletionsCompat {
 	thinkingFormat?: "reasoning_content" | "reasoning" | "content-parts" | "none";
 	/** A user message right after tool results needs an assistant message in between (e.g. Mistral). */
 	requiresAssistantAfterToolResult?: boolean;
+	/**
+	 * Send `options.metadata` as `metadata`. OpenAI accepts it only together with `store: true`,
+	 * so enabling this also stores the completion on OpenAI's side. Default `false` everywhere.
+	 */
+	supportsMetadata?: boolean;
+	/** Send `prompt_cache_key` from `sessionId` (and `prompt_cache_retention` for long retention). */
+	supportsPromptCacheKey?: boolean;
+	/**
+	 * The `reasoning_effort` value sent for each thinking level, e.g. `{ xhigh: "high" }` where the
+	 * server has no `xhigh`. Entries given here replace the detected ones.
+	 */
+	reasoningEffortMap?: Partial<Record<ThinkingLevel, string>>;
+	/** Tool-call ids the server accepts: `mistral` needs exactly 9 letters and digits. */
+	toolCallIdFormat?: "default" | "mistral";
 }
 
 /** Differences between servers that speak OpenAI Responses. */
