@@ -1,0 +1,168 @@
+/**
+ * `pnpm demo`: the seed's calculator conversation, streamed live.
+ *
+ * The user asks "帮我算 3 + 4"; the assistant calls the `calculator` tool; the tool answers "7";
+ * the assistant replies. Text streams as it arrives, thinking is dimmed, tool calls show their
+ * arguments as they form. Then the transcript is printed as JSON, with usage and cost.
+ *
+ * It uses a real provider when its key is set (see pickModel), and otherwise the built-in
+ * scripted provider, so it always works offline.
+ */
+import {
+	type AssistantMessage,
+	type AssistantMessageEvent,
+	type Context,
+	fauxAssistantMessage,
+	fauxText,
+	fauxThinking,
+	fauxToolCall,
+	getEnvApiKey,
+	getModel,
+	type Message,
+	type Model,
+	registerFauxProvider,
+	stream,
+	type Tool,
+	type ToolResultMessage,
+	validateToolArguments,
+} from "@pi/ai";
+
+const dim = (text: string) => (process.stdout.isTTY ? `\x1b[2m${text}\x1b[22m` : text);
+const bold = (text: string) => (process.stdout.isTTY ? `\x1b[1m${text}\x1b[22m` : text);
+
+const calculator: Tool = {
+	name: "calculator",
+	description: "Adds, subtracts, multiplies or divides two numbers.",
+	parameters: {
+		type: "object",
+		properties: {
+			a: { type: "number" },
+			b: { type: "number" },
+			op: { type: "string", enum: ["+", "-", "*", "/"], description: "Default +" },
+		},
+		required: ["a", "b"],
+	} as unknown as Tool["parameters"],
+};
+
+function calculate(args: { a: number; b: number; op?: string }): string {
+	const { a, b, op = "+" } = args;
+	const value = op === "-" ? a - b : op === "*" ? a * b : op === "/" ? a / b : a + b;
+	return String(value);
+}
+
+/** A real model when a key (or a compatible server's base URL) is in the environment. */
+function pickModel(): { model: Model; label: string } {
+	const baseUrl = process.env.PI_BASE_URL ?? process.env.OPENAI_BASE_URL;
+	if (baseUrl) {
+		const id = process.env.PI_MODEL ?? "llama3.1";
+		const model: Model<"openai-completions"> = {
+			id,
+			name: id,
+			api: "openai-completions",
+			provider: process.env.PI_PROVIDER ?? "openai-compatible",
+			baseUrl,
+			reasoning: false,
+			input: ["text"],
+			cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+			contextWindow: 128_000,
+			maxTokens: 4096,
+		};
+		return { model, label: `${id} at ${baseUrl}` };
+	}
+	const candidates: [string, string][] = [
+		["openai", "gpt-4o-mini"],
+		["anthropic", "claude-haiku-4-5"],
+		["google", "gemini-2.5-flash"],
+	];
+	for (const [provider, id] of candidates) {
+		if (!getEnvApiKey(provider)) continue;
+		const model = getModel(provider as "openai", id as "gpt-4o-mini") as Model | undefined;
+		if (model) return { model, label: `${provider}/${id}` };
+	}
+	const faux = registerFauxProvider({ tokensPerSecond: 60, tokenSize: { min: 1, max: 4 } });
+	faux.setResponses([
+		fauxAssistantMessage([
+			fauxThinking("The user wants 3 + 4. I will use the calculator tool rather than guess."),
+			fauxToolCall("calculator", { a: 3, b: 4, op: "+" }, { id: "tc1" }),
+		]),
+		(context) => {
+			const last = context.messages.at(-1);
+			const result = last?.role === "toolResult" ? (last.content[0] as { text: string }).text : "?";
+			return fauxAssistantMessage([fauxText(`3 + 4 = ${result}`)]);
+		},
+	]);
+	return { model: faux.getModel(), label: "the built-in scripted provider (set OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY or PI_BASE_URL for a real one)" };
+}
+
+function render(event: AssistantMessageEvent): void {
+	switch (event.type) {
+		case "thinking_start":
+			process.stdout.write(dim("thinking: "));
+			break;
+		case "thinking_delta":
+			process.stdout.write(dim(event.delta));
+			break;
+		case "text_delta":
+			process.stdout.write(event.delta);
+			break;
+		case "toolcall_start":
+			process.stdout.write(bold("\ntool call: "));
+			break;
+		case "toolcall_delta":
+			process.stdout.write(dim(event.delta));
+			break;
+		case "toolcall_end":
+			process.stdout.write(`\n→ ${event.toolCall.name}(${JSON.stringify(event.toolCall.arguments)})\n`);
+			break;
+		case "thinking_end":
+		case "text_end":
+			process.stdout.write("\n");
+			break;
+		case "error":
+			process.stdout.write(`\n[${event.reason}] ${event.error.errorMessage ?? ""}\n`);
+			break;
+		default:
+			break;
+	}
+}
+
+async function main(): Promise<void> {
+	const { model, label } = pickModel();
+	console.log(bold(`Model: ${label}\n`));
+	const context: Context = {
+		systemPrompt: "You are a helpful assistant. Use the calculator tool for arithmetic.",
+		messages: [{ role: "user", content: [{ type: "text", text: "帮我算 3 + 4" }], timestamp: Date.now() }],
+		tools: [calculator],
+	};
+	console.log(`${bold("user:")} 帮我算 3 + 4\n${bold("assistant:")}`);
+	for (let turn = 0; turn < 5; turn++) {
+		const reply = stream(model, context);
+		for await (const event of reply) render(event);
+		const message: AssistantMessage = await reply.result();
+		context.messages.push(message);
+		if (message.stopReason !== "toolUse") break;
+		for (const call of message.content) {
+			if (call.type !== "toolCall") continue;
+			let result: ToolResultMessage;
+			try {
+				const args = validateToolArguments<{ a: number; b: number; op?: string }>(calculator, call);
+				result = toolResult(call.id, calculate(args), false);
+			} catch (error) {
+				result = toolResult(call.id, (error as Error).message, true);
+			}
+			console.log(`${bold("tool result:")} ${(result.content[0] as { text: string }).text}\n${bold("assistant:")}`);
+			context.messages.push(result);
+		}
+	}
+	console.log(`\n${bold("Transcript:")}`);
+	console.log(JSON.stringify(context.messages satisfies Message[], null, 2));
+}
+
+function toolResult(toolCallId: string, text: string, isError: boolean): ToolResultMessage {
+	return { role: "toolResult", toolCallId, toolName: "calculator", content: [{ type: "text", text }], isError, timestamp: Date.now() };
+}
+
+main().catch((error: unknown) => {
+	console.error(error);
+	process.exitCode = 1;
+});
