@@ -126,6 +126,7 @@ async function* attempt_(request: EventStreamRequest, body: string): AsyncGenera
 			onEvent: (message) => events.push({ event: message.event, data: message.data }),
 		});
 		const decoder = new TextDecoder();
+		let endsWithCarriageReturn = false;
 		reader = response.body.getReader();
 		for (;;) {
 			let chunk: ReadableStreamReadResult<Uint8Array>;
@@ -136,13 +137,17 @@ async function* attempt_(request: EventStreamRequest, body: string): AsyncGenera
 			}
 			if (chunk.done) break;
 			timer?.refresh();
-			parser.feed(decoder.decode(chunk.value, { stream: true }));
+			const text = decoder.decode(chunk.value, { stream: true });
+			if (text.length > 0) endsWithCarriageReturn = text.charCodeAt(text.length - 1) === 13;
+			parser.feed(text);
 			if (events.length > 0) {
 				for (let i = 0; i < events.length; i++) yield events[i] as ServerSentEvent;
 				events.length = 0;
 			}
 		}
-		parser.feed(decoder.decode());
+		// A body whose last line ends in a lone CR (CR-only framing) leaves the parser waiting for a
+		// possible LF; at the end of the body there is none, so the line is complete.
+		parser.feed(decoder.decode() + (endsWithCarriageReturn ? "\n" : ""));
 		for (const event of events) yield event;
 		reader = undefined;
 	} finally {
@@ -175,7 +180,7 @@ function httpError(response: Response, text: string, url: string, secrets: reado
 	const status = response.status;
 	const label = response.ok
 		? `HTTP ${status}: expected an event stream, got ${response.headers.get("content-type") || "no content type"}`
-		: `HTTP ${status}${response.statusText ? ` ${response.statusText}` : ""}`;
+		: `HTTP ${status}${response.statusText && response.statusText !== "unknown" ? ` ${response.statusText}` : ""}`;
 	const message = redactSecrets(providerMessage ? `${label}: ${providerMessage}` : label, secrets);
 	return new ApiCallError(message, {
 		url,
