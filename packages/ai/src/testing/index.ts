@@ -1,0 +1,39 @@
+/**
+ * `@pi/ai/testing`: test a provider, or an app built on `@pi/ai`, offline and deterministically.
+ *
+ * - {@link startReplayServer}: a real local HTTP server that replays scripted responses (recorded
+ *   SSE bodies cut into awkward chunks, HTTP errors, resets, stalls, truncations) and records
+ *   every request.
+ * - {@link assertEventProtocol}: checks a recorded event sequence against every rule of the event
+ *   protocol; {@link collectEvents} / {@link recordEvents} gather a stream's events.
+ *
+ * Importing this entry is cheap: `node:http` loads only when a server starts. See docs/testing.md.
+ */
+export {
+	assertEventProtocol,
+	EventProtocolError,
+	type EventProtocolOptions,
+	type EventProtocolRule,
+	type EventProtocolSummary,
+} from "./event-protocol.js";
+export {
+	type AssistantEventSource,
+	type CollectedEvents,
+	type CollectEventsOptions,
+	collectEvents,
+	type PartialState,
+	type PushableEventSource,
+	type RecordedEvents,
+	recordEvents,
+} from "./record-events.js";
+export {
+	type RecordedRequest,
+	type ReplayChunking,
+	type ReplayServer,
+	type ReplayServerOptions,
+	type ScriptedResponse,
+	startReplayServer,
+} from "./replay-server.js";
+export { htmlError, jsonResponse, type ResponseExtras, sseResponse, textResponse } from "./scripted-responses.js";
+export { type ChunkingOptions, splitIntoChunks } from "./split-into-chunks.js";
+export { type FixtureFile, fixturePath, fixturesDir, listFixtures, loadFixture } from "./fixtures.js";

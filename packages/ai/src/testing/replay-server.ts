@@ -1,0 +1,319 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Socket } from "node:net";
+import { type ChunkingOptions, splitIntoChunks } from "./split-into-chunks.js";
+
+/** How a response body is cut and paced on the wire. */
+export interface ReplayChunking extends ChunkingOptions {
+	/**
+	 * Pause between chunks, in milliseconds. Default `0`: no timer, but the server still yields to
+	 * the event loop between chunks, so each chunk leaves as its own write and a client in the same
+	 * process sees them one by one.
+	 */
+	delayMs?: number;
+}
+
+/**
+ * One scripted answer. Every field is optional: `{}` is an empty `200` event stream. Set at most
+ * one fault (`resetBeforeHeaders`, `stallBeforeHeaders`, `resetAfterBytes`, `stallAfterBytes`,
+ * `truncateAfterBytes`); `enqueue` throws otherwise. Byte counts refer to the body, not the headers.
+ */
+export interface ScriptedResponse {
+	/** HTTP status. Default `200`. */
+	status?: number;
+	/**
+	 * Response headers, e.g. `{ "retry-after": "2" }`. Without a `content-type`, it is
+	 * `text/event-stream` for a 2xx status and `text/plain; charset=utf-8` otherwise. Without a
+	 * `content-length`, the body is sent with chunked transfer encoding.
+	 */
+	headers?: Record<string, string | readonly string[]>;
+	/** The body: a string (sent as UTF-8) or bytes, e.g. a capture from `loadFixture`. Default empty. */
+	body?: string | Uint8Array;
+	/** Overrides the server's chunking for this response, field by field. */
+	chunking?: ReplayChunking;
+	/** Read the request, then destroy the connection without sending anything: `fetch` rejects. */
+	resetBeforeHeaders?: boolean;
+	/** Read the request, then send nothing, keeping the connection open until the client leaves or the server closes. */
+	stallBeforeHeaders?: boolean;
+	/** Send the headers and the first `n` body bytes, then destroy the connection: reading the body fails. `0` fails before the first byte. */
+	resetAfterBytes?: number;
+	/** Send the headers and the first `n` body bytes, then send nothing more, keeping the connection open. */
+	stallAfterBytes?: number;
+	/** Send the headers and the first `n` body bytes, then end the response cleanly: the client sees a normal, short body. */
+	truncateAfterBytes?: number;
+}
+
+/** One request the server received. */
+export interface RecordedRequest {
+	/** Upper-case method, e.g. `POST`. */
+	method: string;
+	/** Path and query exactly as on the request line, e.g. `/v1beta/models/x:streamGenerateContent?alt=sse`. */
+	path: string;
+	/** Header names lower-cased; repeated headers joined with `, `. */
+	headers: Record<string, string>;
+	/** The body decoded as UTF-8; `""` when there is none. */
+	body: string;
+	/** The body parsed as JSON; `undefined` when it is empty or not JSON. */
+	json: unknown;
+}
+
+/** Options of {@link startReplayServer}. */
+export interface ReplayServerOptions {
+	/**
+	 * Default chunking of every response. The response to request number `k` (from 0) uses seed
+	 * `seed + k` unless the response sets its own seed, so a run is deterministic yet repeated
+	 * fixtures are cut differently. Defaults: seed 1, chunks of 1..64 bytes, no delay.
+	 */
+	chunking?: ReplayChunking;
+	/** Responses to script right away, as if passed to `enqueue`. */
+	responses?: readonly ScriptedResponse[];
+}
+
+/** A local HTTP server that answers requests with scripted responses, in order. */
+export interface ReplayServer {
+	/** The server's origin, `http://127.0.0.1:<port>`, without a trailing slash. */
+	readonly url: string;
+	readonly port: number;
+	/** Every request received so far, in order. A live array: it grows as requests arrive. */
+	readonly requests: readonly RecordedRequest[];
+	/** How many scripted responses are still waiting for a request. */
+	readonly pendingResponses: number;
+	/**
+	 * Appends responses to the queue. Each request takes the next one; with an empty queue the
+	 * server answers `500` with a JSON error saying no response was scripted. Throws a `TypeError`
+	 * for an invalid response (two faults, a byte count beyond the body, a bad status).
+	 */
+	enqueue(...responses: ScriptedResponse[]): void;
+	/** Drops the queued responses and the recorded requests, e.g. between tests. */
+	reset(): void;
+	/**
+	 * Stops the server: destroys every open connection (stalled ones included), cancels pending
+	 * chunk delays and resolves once the server is closed, leaving no handle behind. Idempotent.
+	 */
+	close(): Promise<void>;
+}
+
+/**
+ * Starts a {@link ReplayServer} on `127.0.0.1`, on a free port. Real sockets, real HTTP: the code
+ * under test uses plain `fetch` against `server.url`. `node:http` is loaded here, on first use, so
+ * importing `@pi/ai/testing` stays cheap.
+ *
+ * @example
+ * ```ts
+ * const server = await startReplayServer();
+ * server.enqueue(
+ *   jsonResponse(429, { error: { message: "Slow down" } }, { "retry-after": "0" }),
+ *   sseResponse(loadFixture("anthropic-messages", "text-basic")),
+ * );
+ * const model = { ...myModel, baseUrl: `${server.url}/v1` };
+ * const message = await complete(model, context, { apiKey: "test-key" });
+ * expect(server.requests).toHaveLength(2);
+ * expect(server.requests[1]?.headers["x-api-key"]).toBe("test-key");
+ * await server.close();
+ * ```
+ */
+export async function startReplayServer(options: ReplayServerOptions = {}): Promise<ReplayServer> {
+	const { createServer } = await import("node:http");
+	const defaults = options.chunking ?? {};
+	const queue: ScriptedResponse[] = [];
+	const requests: RecordedRequest[] = [];
+	const sockets = new Set<Socket>();
+	const closing = new AbortController();
+	let closed: Promise<void> | undefined;
+
+	const enqueue = (...responses: ScriptedResponse[]): void => {
+		for (const response of responses) validate(response);
+		queue.push(...responses);
+	};
+	if (options.responses) enqueue(...options.responses);
+
+	const server = createServer((req, res) => {
+		// A client that goes away mid-response makes writes fail; that is the client's business.
+		req.on("error", ignore);
+		res.on("error", ignore);
+		const parts: Buffer[] = [];
+		req.on("data", (part: Buffer) => parts.push(part));
+		req.on("end", () => {
+			const index = requests.length;
+			const record = recordRequest(req, Buffer.concat(parts));
+			requests.push(record);
+			const response = queue.shift();
+			if (!response) {
+				unscripted(res, record, index);
+				return;
+			}
+			const chunking: ReplayChunking = { ...defaults, ...response.chunking };
+			if (response.chunking?.seed === undefined) chunking.seed = (defaults.seed ?? 1) + index;
+			respond(req, res, response, chunking, closing.signal).catch(() => req.socket.destroy());
+		});
+	});
+	server.on("connection", (socket: Socket) => {
+		sockets.add(socket);
+		socket.on("close", () => sockets.delete(socket));
+	});
+	// Malformed requests (or a client resetting mid-request) must not crash the test process.
+	server.on("clientError", (_error, socket: Socket) => socket.destroy());
+
+	await new Promise<void>((resolve, reject) => {
+		server.once("error", reject);
+		server.listen(0, "127.0.0.1", () => {
+			server.off("error", reject);
+			resolve();
+		});
+	});
+	const address = server.address();
+	if (address === null || typeof address === "string") throw new Error("replay server: no TCP address after listen");
+	const port = address.port;
+
+	return {
+		url: `http://127.0.0.1:${port}`,
+		port,
+		requests,
+		get pendingResponses() {
+			return queue.length;
+		},
+		enqueue,
+		reset() {
+			queue.length = 0;
+			requests.length = 0;
+		},
+		close() {
+			closed ??= new Promise<void>((resolve) => {
+				closing.abort();
+				server.close(() => resolve());
+				for (const socket of sockets) socket.destroy();
+				sockets.clear();
+			});
+			return closed;
+		},
+	};
+}
+
+/** Writes one scripted response, honouring its fault. Resolves when done or abandoned. */
+async function respond(req: IncomingMessage, res: ServerResponse, response: ScriptedResponse, chunking: ReplayChunking, closing: AbortSignal): Promise<void> {
+	const socket = req.socket;
+	if (response.resetBeforeHeaders) {
+		socket.destroy();
+		return;
+	}
+	if (response.stallBeforeHeaders) return; // close() destroys the socket
+
+	const status = response.status ?? 200;
+	const headers: Record<string, string | readonly string[]> = { ...response.headers };
+	if (!Object.keys(headers).some((name) => name.toLowerCase() === "content-type")) {
+		headers["content-type"] = status >= 200 && status < 300 ? "text/event-stream" : "text/plain; charset=utf-8";
+	}
+	res.writeHead(status, headers as Record<string, string | string[]>);
+	// Send the headers now, so `fetch` resolves even when the body never comes (stall or reset at 0).
+	res.flushHeaders();
+
+	const body = toBytes(response.body);
+	const cutAt = response.resetAfterBytes ?? response.stallAfterBytes ?? response.truncateAfterBytes ?? body.length;
+	const delayMs = chunking.delayMs ?? 0;
+	for (const chunk of splitIntoChunks(body.subarray(0, cutAt), chunking)) {
+		if (closing.aborted || !(await writeChunk(res, chunk))) return;
+		await pause(delayMs, closing);
+	}
+	if (closing.aborted) return;
+
+	if (response.resetAfterBytes !== undefined) {
+		// Wait until the headers (for n = 0) and the n bytes have left, so the client gets exactly those.
+		await drained(socket);
+		socket.destroy();
+	} else if (response.stallAfterBytes === undefined) {
+		res.end();
+	}
+	// A stalled response stays open: the client's abort or close() ends it.
+}
+
+/** The answer when a request arrives and nothing is queued: never hang, say what happened. */
+function unscripted(res: ServerResponse, record: RecordedRequest, index: number): void {
+	const message = `replay server: no response was scripted for request #${index} (${record.method} ${record.path}); enqueue one response per expected request`;
+	const body = JSON.stringify({ error: { type: "replay_server_unscripted", message } });
+	res.writeHead(500, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
+	res.end(body);
+}
+
+function recordRequest(req: IncomingMessage, body: Buffer): RecordedRequest {
+	const headers: Record<string, string> = {};
+	const raw = req.rawHeaders;
+	for (let i = 0; i + 1 < raw.length; i += 2) {
+		const name = (raw[i] as string).toLowerCase();
+		const value = raw[i + 1] as string;
+		headers[name] = name in headers ? `${headers[name]}, ${value}` : value;
+	}
+	const text = body.toString("utf8");
+	let json: unknown;
+	if (text.trim() !== "") {
+		try {
+			json = JSON.parse(text);
+		} catch {
+			json = undefined;
+		}
+	}
+	return { method: req.method ?? "GET", path: req.url ?? "/", headers, body: text, json };
+}
+
+/** Resolves `true` once the chunk is handed to the OS, `false` if the response closed first. */
+function writeChunk(res: ServerResponse, chunk: Uint8Array): Promise<boolean> {
+	if (res.destroyed || res.writableEnded) return Promise.resolve(false);
+	return new Promise((resolve) => {
+		const onClose = () => resolve(false);
+		res.once("close", onClose);
+		res.write(chunk, (error) => {
+			res.off("close", onClose);
+			resolve(!error);
+		});
+	});
+}
+
+/** Resolves once everything written to the socket has left it (or the socket closed). */
+function drained(socket: Socket): Promise<void> {
+	if (socket.destroyed || socket.writableLength === 0) return Promise.resolve();
+	return new Promise((resolve) => {
+		const done = () => {
+			socket.off("drain", done);
+			socket.off("close", done);
+			resolve();
+		};
+		socket.on("drain", done);
+		socket.on("close", done);
+	});
+}
+
+/** Waits `ms` (or one event-loop turn for 0); resolves early, without a timer left, when the server closes. */
+function pause(ms: number, closing: AbortSignal): Promise<void> {
+	return new Promise((resolve) => {
+		if (closing.aborted) return resolve();
+		const done = () => {
+			closing.removeEventListener("abort", done);
+			if (ms > 0) clearTimeout(timer);
+			else clearImmediate(immediate);
+			resolve();
+		};
+		closing.addEventListener("abort", done);
+		const timer = ms > 0 ? setTimeout(done, ms) : undefined;
+		const immediate = ms > 0 ? undefined : setImmediate(done);
+	});
+}
+
+function validate(response: ScriptedResponse): void {
+	const faults = (["resetBeforeHeaders", "stallBeforeHeaders", "resetAfterBytes", "stallAfterBytes", "truncateAfterBytes"] as const).filter(
+		(key) => response[key] !== undefined && response[key] !== false,
+	);
+	if (faults.length > 1) throw new TypeError(`A scripted response may have one fault, got ${faults.join(" and ")}`);
+	const status = response.status ?? 200;
+	if (!Number.isInteger(status) || status < 200 || status > 599) throw new TypeError(`status must be an integer from 200 to 599, got ${status}`);
+	const length = toBytes(response.body).length;
+	for (const key of ["resetAfterBytes", "stallAfterBytes", "truncateAfterBytes"] as const) {
+		const n = response[key];
+		if (n === undefined) continue;
+		if (!Number.isInteger(n) || n < 0 || n > length) throw new TypeError(`${key} must be an integer from 0 to the body length (${length}), got ${n}`);
+	}
+}
+
+function toBytes(body: string | Uint8Array | undefined): Uint8Array {
+	if (body === undefined) return new Uint8Array(0);
+	return typeof body === "string" ? Buffer.from(body, "utf8") : body;
+}
+
+function ignore(): void {}
