@@ -1,0 +1,101 @@
+import type { Api, Context, Model } from "../../types.js";
+import { convertMessages } from "./convert-messages.js";
+import { convertTools } from "./convert-tools.js";
+import type { OpenAIResponsesOptions } from "./options.js";
+import type { ResponsesRequestBody } from "./wire-types.js";
+
+/** What `postEventStream` needs, before `onPayload` had its say. */
+export interface ResponsesRequest {
+	url: string;
+	headers: Record<string, string>;
+	body: ResponsesRequestBody;
+}
+
+/**
+ * Builds the `POST {baseUrl}/responses` request: URL, headers and body.
+ *
+ * - `instructions` carries the system prompt (OpenAI accepts it for reasoning models too, as the
+ *   developer message); `input` the converted transcript; `stream: true`; `store` default `false`.
+ * - `reasoning: { effort, summary }` and `include: ["reasoning.encrypted_content"]` only when
+ *   `reasoningEffort` is set and the model can reason, so that reasoning survives a stateless replay.
+ * - `prompt_cache_key` from `sessionId` (unless `cacheRetention` is `none`), and
+ *   `prompt_cache_retention: "24h"` for `cacheRetention: "long"`, unless
+ *   `model.compat.supportsPromptCacheKey` is `false`.
+ * - Headers: `Authorization: Bearer <apiKey>` (when there is a key), then `model.headers`, then
+ *   `options.headers`, each overriding the one before.
+ *
+ * @example
+ * const { url, headers, body } = buildRequest(model, context, { sessionId: "s1" }, "sk-…");
+ */
+export function buildRequest(
+	model: Model<Api>,
+	context: Context,
+	options: OpenAIResponsesOptions = {},
+	apiKey?: string,
+): ResponsesRequest {
+	const compat = model.api === "openai-responses" ? (model as Model<"openai-responses">).compat : undefined;
+	const store = options.store ?? false;
+	const body: ResponsesRequestBody = {
+		model: model.id,
+		input: convertMessages(context.messages, model, { store }),
+		stream: true,
+		store,
+	};
+	if (context.systemPrompt) body.instructions = context.systemPrompt;
+	if (options.background !== undefined) body.background = options.background;
+	if (options.temperature !== undefined) body.temperature = options.temperature;
+	if (options.maxTokens !== undefined) body.max_output_tokens = options.maxTokens;
+	if (context.tools && context.tools.length > 0) body.tools = convertTools(context.tools);
+	if (options.toolChoice !== undefined) body.tool_choice = options.toolChoice;
+	if (model.reasoning && options.reasoningEffort !== undefined) {
+		const summary = options.reasoningSummary === undefined ? "auto" : options.reasoningSummary;
+		body.reasoning =
+			summary !== null && compat?.supportsReasoningSummary !== false
+				? { effort: options.reasoningEffort, summary }
+				: { effort: options.reasoningEffort };
+		body.include = ["reasoning.encrypted_content"];
+	}
+	if (compat?.supportsPromptCacheKey !== false && options.cacheRetention !== "none") {
+		if (options.sessionId) body.prompt_cache_key = options.sessionId;
+		if (options.cacheRetention === "long") body.prompt_cache_retention = "24h";
+	}
+	const metadata = wireMetadata(options.metadata);
+	if (metadata) body.metadata = metadata;
+	if (options.serviceTier !== undefined) body.service_tier = options.serviceTier;
+
+	const headers = mergeHeaders(apiKey ? { Authorization: `Bearer ${apiKey}` } : undefined, model.headers, options.headers);
+	return { url: `${model.baseUrl.replace(/\/+$/, "")}/responses`, headers, body };
+}
+
+/**
+ * Responses `metadata` is a map of strings: strings pass as they are, other values are written as
+ * JSON (`3` → `"3"`, `true` → `"true"`); `null` and `undefined` values are left out.
+ */
+function wireMetadata(metadata: Record<string, unknown> | undefined): Record<string, string> | undefined {
+	if (!metadata) return undefined;
+	const result: Record<string, string> = {};
+	let any = false;
+	for (const [key, value] of Object.entries(metadata)) {
+		if (value === undefined || value === null) continue;
+		result[key] = typeof value === "string" ? value : JSON.stringify(value);
+		any = true;
+	}
+	return any ? result : undefined;
+}
+
+/** Merges header maps left to right; a later name replaces an earlier one that differs only in case. */
+function mergeHeaders(...sources: (Record<string, string> | undefined)[]): Record<string, string> {
+	const headers: Record<string, string> = {};
+	const names = new Map<string, string>();
+	for (const source of sources) {
+		if (!source) continue;
+		for (const [name, value] of Object.entries(source)) {
+			const lower = name.toLowerCase();
+			const previous = names.get(lower);
+			if (previous !== undefined) delete headers[previous];
+			names.set(lower, name);
+			headers[name] = value;
+		}
+	}
+	return headers;
+}
