@@ -65,3 +65,5 @@ export {
 } from "./models.js";
 export { getEnvApiKey, getEnvApiKeyNames } from "./env-api-keys.js";
 export { CONTEXT_OVERFLOW_PATTERNS, isContextOverflow } from "./context-overflow.js";
+export type { OpenAICompletionsOptions } from "./providers/openai-completions/options.js";
+export type { ResolvedOpenAICompletionsCompat } from "./providers/openai-completions/detect-compat.js";

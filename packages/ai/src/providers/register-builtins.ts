@@ -13,6 +13,7 @@ type Loader = () => Promise<Pick<ApiProvider, "stream" | "streamSimple">>;
 const builtins: Record<string, Loader> = {
 	// one line per built-in provider, e.g.
 	// "openai-completions": () => import("./openai-completions.js").then((m) => ({ stream: m.streamOpenAICompletions, streamSimple: m.streamSimpleOpenAICompletions })),
+	"openai-completions": () => import("./openai-completions.js").then((m) => ({ stream: m.streamOpenAICompletions, streamSimple: m.streamSimpleOpenAICompletions })),
 	"openai-responses": () => import("./openai-responses.js").then((m) => ({ stream: m.streamOpenAIResponses, streamSimple: m.streamSimpleOpenAIResponses })),
 };
 

@@ -1,0 +1,126 @@
+/**
+ * The parts of the Chat Completions wire format this provider writes and reads. Only the fields
+ * the code uses are modelled; servers add many more (`obfuscation`, `x_groq`, vLLM's
+ * `stop_reason`, Azure's `content_filter_results`, OpenRouter's `provider`), which are ignored.
+ */
+
+export interface WireTextPart {
+	type: "text";
+	text: string;
+}
+
+export interface WireImagePart {
+	type: "image_url";
+	image_url: { url: string };
+}
+
+/** Mistral's reasoning part, in streamed deltas and in replayed assistant messages. */
+export interface WireThinkingPart {
+	type: "thinking";
+	thinking: WireTextPart[];
+}
+
+export interface WireToolCall {
+	id: string;
+	type: "function";
+	function: { name: string; arguments: string };
+}
+
+export interface WireSystemMessage {
+	role: "system" | "developer";
+	content: string;
+}
+
+export interface WireUserMessage {
+	role: "user";
+	content: string | (WireTextPart | WireImagePart)[];
+}
+
+export interface WireAssistantMessage {
+	role: "assistant";
+	content: string | (WireTextPart | WireThinkingPart)[] | null;
+	tool_calls?: WireToolCall[];
+	/** DeepSeek, xAI, llama.cpp, vLLM: the reasoning of this turn. */
+	reasoning_content?: string;
+	/** OpenRouter, Ollama: the reasoning of this turn. */
+	reasoning?: string;
+}
+
+export interface WireToolMessage {
+	role: "tool";
+	tool_call_id: string;
+	content: string;
+	/** Mistral wants the function name on tool results. */
+	name?: string;
+}
+
+export type WireMessage = WireSystemMessage | WireUserMessage | WireAssistantMessage | WireToolMessage;
+
+export interface WireTool {
+	type: "function";
+	function: {
+		name: string;
+		description: string;
+		parameters: unknown;
+		strict?: boolean;
+	};
+}
+
+export type WireToolChoice = "auto" | "none" | "required" | { type: "function"; function: { name: string } };
+
+/** The request body of `POST /chat/completions` as this provider builds it. */
+export interface WireRequest {
+	model: string;
+	messages: WireMessage[];
+	stream: true;
+	stream_options?: { include_usage: true };
+	max_tokens?: number;
+	max_completion_tokens?: number;
+	temperature?: number;
+	tools?: WireTool[];
+	tool_choice?: WireToolChoice;
+	reasoning_effort?: string;
+	store?: boolean;
+	metadata?: Record<string, string>;
+	prompt_cache_key?: string;
+	prompt_cache_retention?: string;
+}
+
+/** Token counts of a chunk's `usage` (or Groq's `x_groq.usage`). */
+export interface WireUsage {
+	prompt_tokens?: number;
+	completion_tokens?: number;
+	prompt_tokens_details?: { cached_tokens?: number | null } | null;
+	/** DeepSeek's own name for cached prompt tokens. */
+	prompt_cache_hit_tokens?: number;
+}
+
+export interface WireToolCallDelta {
+	index?: number;
+	id?: string | null;
+	function?: { name?: string | null; arguments?: string | null } | null;
+}
+
+export interface WireDelta {
+	content?: string | (WireTextPart | WireThinkingPart | { type: string })[] | null;
+	refusal?: string | null;
+	reasoning_content?: string | null;
+	reasoning?: string | null;
+	tool_calls?: WireToolCallDelta[] | null;
+}
+
+export interface WireChoice {
+	index?: number;
+	delta?: WireDelta | null;
+	finish_reason?: string | null;
+}
+
+/** One `data:` payload of the stream. */
+export interface WireChunk {
+	id?: string;
+	choices?: WireChoice[] | null;
+	usage?: WireUsage | null;
+	x_groq?: { usage?: WireUsage | null } | null;
+	/** An error reported inside a 200 stream (Groq's `event: error`, OpenRouter mid-stream errors). */
+	error?: unknown;
+}
