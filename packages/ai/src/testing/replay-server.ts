@@ -72,6 +72,7 @@ export interface ReplayServerOptions {
 export interface ReplayServer {
 	/** The server's origin, `http://127.0.0.1:<port>`, without a trailing slash. */
 	readonly url: string;
+	/** The TCP port the server listens on. */
 	readonly port: number;
 	/** Every request received so far, in order. A live array: it grows as requests arrive. */
 	readonly requests: readonly RecordedRequest[];

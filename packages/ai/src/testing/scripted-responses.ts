@@ -1,6 +1,6 @@
 import type { ScriptedResponse } from "./replay-server.js";
 
-type Headers = ScriptedResponse["headers"];
+type HeaderMap = ScriptedResponse["headers"];
 /** Everything of a {@link ScriptedResponse} but its body and status: extra headers, a fault, chunking. */
 export type ResponseExtras = Omit<ScriptedResponse, "body" | "status">;
 
@@ -24,12 +24,12 @@ export function sseResponse(body: string | Uint8Array, extras: ResponseExtras = 
  * jsonResponse(429, { error: { type: "rate_limit_error", message: "Too many requests" } }, { "retry-after": "2" });
  * ```
  */
-export function jsonResponse(status: number, value: unknown, headers: Headers = {}): ScriptedResponse {
+export function jsonResponse(status: number, value: unknown, headers: HeaderMap = {}): ScriptedResponse {
 	return { status, body: JSON.stringify(value), headers: { "content-type": "application/json", ...headers } };
 }
 
 /** A response with a plain-text body, e.g. `textResponse(503, "upstream connect error")`. */
-export function textResponse(status: number, text: string, headers: Headers = {}): ScriptedResponse {
+export function textResponse(status: number, text: string, headers: HeaderMap = {}): ScriptedResponse {
 	return { status, body: text, headers: { "content-type": "text/plain; charset=utf-8", ...headers } };
 }
 
@@ -42,7 +42,7 @@ export function textResponse(status: number, text: string, headers: Headers = {}
  * server.enqueue(htmlError(502), sseResponse(bytes)); // a retryable failure, then success
  * ```
  */
-export function htmlError(status: number, headers: Headers = {}): ScriptedResponse {
+export function htmlError(status: number, headers: HeaderMap = {}): ScriptedResponse {
 	const title = `${status} ${STATUS_TEXT[status] ?? "Error"}`;
 	const body = `<html>\r\n<head><title>${title}</title></head>\r\n<body>\r\n<center><h1>${title}</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n`;
 	return { status, body, headers: { "content-type": "text/html", ...headers } };
