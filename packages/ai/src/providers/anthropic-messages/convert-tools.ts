@@ -1,0 +1,39 @@
+import type { Tool } from "../../types.js";
+import type { AnthropicTool, AnthropicToolChoice } from "./wire-types.js";
+
+/** Which tools the model may or must call; see {@link convertToolChoice}. */
+export type AnthropicToolChoiceOption = "auto" | "any" | "none" | { type: "tool"; name: string };
+
+/**
+ * Converts tools to Anthropic tool definitions: `{ name, description, input_schema }`. The schema
+ * is sent whole (`$defs`, `anyOf`, `additionalProperties`, `required`, … are kept; typebox's
+ * internal symbol keys vanish in JSON). The API requires `input_schema.type` to be `"object"`;
+ * a schema without any `type` gets it.
+ *
+ * @example
+ * convertTools([{ name: "now", description: "Current time", parameters: Type.Object({}) }])
+ * // [{ name: "now", description: "Current time", input_schema: { type: "object", properties: {} } }]
+ */
+export function convertTools(tools: readonly Tool[]): AnthropicTool[] {
+	return tools.map((tool) => {
+		const schema = tool.parameters as unknown;
+		const isObject = typeof schema === "object" && schema !== null;
+		const inputSchema =
+			isObject && (schema as { type?: unknown }).type !== undefined
+				? schema
+				: { type: "object", ...(isObject ? (schema as object) : {}) };
+		return { name: tool.name, description: tool.description, input_schema: inputSchema };
+	});
+}
+
+/**
+ * Converts the `toolChoice` option: `"auto"` (the model decides), `"any"` (it must call some
+ * tool), `"none"` (it must not), or `{ type: "tool", name }` (it must call that one).
+ *
+ * @example
+ * convertToolChoice("any") // { type: "any" }
+ */
+export function convertToolChoice(choice: AnthropicToolChoiceOption): AnthropicToolChoice {
+	if (typeof choice === "object") return { type: "tool", name: choice.name };
+	return { type: choice };
+}

@@ -1,0 +1,138 @@
+/**
+ * The parts of the Anthropic Messages wire format this provider writes and reads. Request types
+ * model what we send; stream types model only the fields the stream state machine reads (the
+ * server sends more, e.g. `service_tier`, `cache_creation`, `caller`, which are ignored).
+ */
+
+/** A prompt-cache breakpoint. `ttl` is omitted for the default five minutes. */
+export interface AnthropicCacheControl {
+	type: "ephemeral";
+	ttl?: "1h";
+}
+
+export interface AnthropicTextBlock {
+	type: "text";
+	text: string;
+	cache_control?: AnthropicCacheControl;
+}
+
+export interface AnthropicImageBlock {
+	type: "image";
+	source: { type: "base64"; media_type: string; data: string };
+	cache_control?: AnthropicCacheControl;
+}
+
+export interface AnthropicThinkingBlock {
+	type: "thinking";
+	thinking: string;
+	signature: string;
+}
+
+export interface AnthropicRedactedThinkingBlock {
+	type: "redacted_thinking";
+	data: string;
+}
+
+export interface AnthropicToolUseBlock {
+	type: "tool_use";
+	id: string;
+	name: string;
+	input: Record<string, unknown>;
+	cache_control?: AnthropicCacheControl;
+}
+
+export interface AnthropicToolResultBlock {
+	type: "tool_result";
+	tool_use_id: string;
+	/** Omitted when the result has no content: the API rejects empty text blocks. */
+	content?: (AnthropicTextBlock | AnthropicImageBlock)[];
+	is_error?: true;
+	cache_control?: AnthropicCacheControl;
+}
+
+export type AnthropicUserBlock = AnthropicTextBlock | AnthropicImageBlock | AnthropicToolResultBlock;
+export type AnthropicAssistantBlock =
+	| AnthropicTextBlock
+	| AnthropicThinkingBlock
+	| AnthropicRedactedThinkingBlock
+	| AnthropicToolUseBlock;
+
+export type AnthropicMessageParam =
+	| { role: "user"; content: AnthropicUserBlock[] }
+	| { role: "assistant"; content: AnthropicAssistantBlock[] };
+
+export interface AnthropicTool {
+	name: string;
+	description: string;
+	/** The tool's JSON Schema, sent whole (`$defs`, `anyOf`, `additionalProperties` kept). */
+	input_schema: unknown;
+}
+
+export type AnthropicToolChoice =
+	| { type: "auto" }
+	| { type: "any" }
+	| { type: "none" }
+	| { type: "tool"; name: string };
+
+/** Budget-based (`enabled`) or model-decided (`adaptive`) extended thinking. */
+export type AnthropicThinkingParam =
+	| { type: "enabled"; budget_tokens: number; display?: "summarized" | "omitted" }
+	| { type: "adaptive"; display?: "summarized" | "omitted" };
+
+/** The body of `POST /v1/messages` as this provider builds it. */
+export interface AnthropicRequestBody {
+	model: string;
+	max_tokens: number;
+	stream: true;
+	system?: AnthropicTextBlock[];
+	messages: AnthropicMessageParam[];
+	tools?: AnthropicTool[];
+	tool_choice?: AnthropicToolChoice;
+	temperature?: number;
+	thinking?: AnthropicThinkingParam;
+	output_config?: { effort: string };
+	metadata?: { user_id: string };
+}
+
+/** Token counts as the wire reports them; any field may be absent (or null from some proxies). */
+export interface AnthropicWireUsage {
+	input_tokens?: number | null;
+	output_tokens?: number | null;
+	cache_read_input_tokens?: number | null;
+	cache_creation_input_tokens?: number | null;
+}
+
+/** A content block as `content_block_start` announces it. */
+export interface AnthropicWireContentBlock {
+	type: string;
+	text?: string;
+	thinking?: string;
+	signature?: string;
+	/** `redacted_thinking`: the encrypted reasoning. */
+	data?: string;
+	id?: string;
+	name?: string;
+	input?: unknown;
+}
+
+export interface AnthropicWireDelta {
+	type: string;
+	text?: string;
+	thinking?: string;
+	signature?: string;
+	partial_json?: string;
+}
+
+/** One parsed `data:` payload of the stream. */
+export interface AnthropicStreamEvent {
+	type: string;
+	index?: number;
+	message?: { id?: string; usage?: AnthropicWireUsage };
+	content_block?: AnthropicWireContentBlock;
+	delta?: AnthropicWireDelta & {
+		stop_reason?: string | null;
+		stop_details?: { type?: string; category?: string; explanation?: string } | null;
+	};
+	usage?: AnthropicWireUsage;
+	error?: { type?: string; message?: string };
+}
