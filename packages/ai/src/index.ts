@@ -67,3 +67,4 @@ export { getEnvApiKey, getEnvApiKeyNames } from "./env-api-keys.js";
 export { CONTEXT_OVERFLOW_PATTERNS, isContextOverflow } from "./context-overflow.js";
 export type { OpenAICompletionsOptions } from "./providers/openai-completions/options.js";
 export type { ResolvedOpenAICompletionsCompat } from "./providers/openai-completions/detect-compat.js";
+export type { AnthropicEffort, AnthropicOptions, AnthropicToolChoiceOption } from "./providers/anthropic-messages.js";

@@ -15,6 +15,7 @@ const builtins: Record<string, Loader> = {
 	// "openai-completions": () => import("./openai-completions.js").then((m) => ({ stream: m.streamOpenAICompletions, streamSimple: m.streamSimpleOpenAICompletions })),
 	"openai-completions": () => import("./openai-completions.js").then((m) => ({ stream: m.streamOpenAICompletions, streamSimple: m.streamSimpleOpenAICompletions })),
 	"openai-responses": () => import("./openai-responses.js").then((m) => ({ stream: m.streamOpenAIResponses, streamSimple: m.streamSimpleOpenAIResponses })),
+	"anthropic-messages": () => import("./anthropic-messages.js").then((m) => ({ stream: m.streamAnthropic as ApiProvider["stream"], streamSimple: m.streamSimpleAnthropic as ApiProvider["streamSimple"] })),
 };
 
 export const BUILTIN_SOURCE_ID = "@pi/ai/builtins";
