@@ -14,7 +14,7 @@ const builtins: Record<string, Loader> = {
 	// one line per built-in provider, e.g.
 	// "openai-completions": () => import("./openai-completions.js").then((m) => ({ stream: m.streamOpenAICompletions, streamSimple: m.streamSimpleOpenAICompletions })),
 	"openai-completions": () => import("./openai-completions.js").then((m) => ({ stream: m.streamOpenAICompletions, streamSimple: m.streamSimpleOpenAICompletions })),
-	"openai-responses": () => import("./openai-responses.js").then((m) => ({ stream: m.streamOpenAIResponses, streamSimple: m.streamSimpleOpenAIResponses })),
+	"openai-responses": () => import("./openai-responses.js").then((m) => ({ stream: m.streamOpenAIResponses as ApiProvider["stream"], streamSimple: m.streamSimpleOpenAIResponses as ApiProvider["streamSimple"] })),
 	"anthropic-messages": () => import("./anthropic-messages.js").then((m) => ({ stream: m.streamAnthropic as ApiProvider["stream"], streamSimple: m.streamSimpleAnthropic as ApiProvider["streamSimple"] })),
 };
 
