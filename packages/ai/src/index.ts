@@ -68,3 +68,10 @@ export { CONTEXT_OVERFLOW_PATTERNS, isContextOverflow } from "./context-overflow
 export type { OpenAICompletionsOptions } from "./providers/openai-completions/options.js";
 export type { ResolvedOpenAICompletionsCompat } from "./providers/openai-completions/detect-compat.js";
 export type { AnthropicEffort, AnthropicOptions, AnthropicToolChoiceOption } from "./providers/anthropic-messages.js";
+export type { OpenAIResponsesOptions } from "./providers/openai-responses/options.js";
+export type {
+	ResponsesReasoningEffort,
+	ResponsesReasoningSummary,
+	ResponsesServiceTier,
+	ResponsesToolChoice,
+} from "./providers/openai-responses/wire-types.js";
