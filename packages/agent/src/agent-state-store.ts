@@ -1,0 +1,98 @@
+import type { Model } from "@pi/ai";
+import { INTERRUPTED_TEXT } from "./assistant-messages.js";
+import type { AgentEvent, AgentMessage, AgentState, AgentTool, ThinkingLevel } from "./types.js";
+
+/**
+ * The mutable store behind `Agent.state`. Events update it before listeners run, so a listener
+ * sees the state the event describes. Messages are appended one by one: a long session never
+ * copies its transcript per event.
+ */
+export class AgentStateStore implements AgentState {
+	systemPrompt: string;
+	model: Model<any>;
+	thinkingLevel: ThinkingLevel;
+	isStreaming = false;
+	streamingMessage: AgentMessage | undefined;
+	readonly pendingToolCalls = new Set<string>();
+	errorMessage: string | undefined;
+	private toolList: AgentTool<any>[];
+	private messageList: AgentMessage[];
+
+	constructor(initial: Partial<Pick<AgentState, "systemPrompt" | "model" | "thinkingLevel" | "tools" | "messages">> = {}, defaultModel: Model<any>) {
+		this.systemPrompt = initial.systemPrompt ?? "";
+		this.model = initial.model ?? defaultModel;
+		this.thinkingLevel = initial.thinkingLevel ?? "off";
+		this.toolList = initial.tools ? initial.tools.slice() : [];
+		this.messageList = initial.messages ? initial.messages.slice() : [];
+	}
+
+	get tools(): AgentTool<any>[] {
+		return this.toolList;
+	}
+
+	set tools(tools: AgentTool<any>[]) {
+		this.toolList = tools.slice();
+	}
+
+	get messages(): AgentMessage[] {
+		return this.messageList;
+	}
+
+	set messages(messages: AgentMessage[]) {
+		this.messageList = messages.slice();
+	}
+
+	/** A run starts: it is streaming, and the last run's error is forgotten. */
+	beginRun(): void {
+		this.isStreaming = true;
+		this.streamingMessage = undefined;
+		this.errorMessage = undefined;
+		this.pendingToolCalls.clear();
+	}
+
+	/** The run and its listeners are done. */
+	endRun(): void {
+		this.isStreaming = false;
+		this.streamingMessage = undefined;
+		this.pendingToolCalls.clear();
+	}
+
+	/** Forgets everything about runs (for `reset()`); the transcript is cleared by the caller. */
+	resetRuntime(): void {
+		this.endRun();
+		this.errorMessage = undefined;
+	}
+
+	apply(event: AgentEvent): void {
+		switch (event.type) {
+			case "message_start":
+			case "message_update":
+				if (isAssistant(event.message)) this.streamingMessage = event.message;
+				break;
+			case "message_end": {
+				const message = event.message;
+				this.messageList.push(message);
+				if (isAssistant(message)) {
+					this.streamingMessage = undefined;
+					const failed = message.stopReason === "error" || message.stopReason === "aborted";
+					// An interrupted reply is part of normal steering, not a failure.
+					if (failed && message.errorMessage !== INTERRUPTED_TEXT) this.errorMessage = message.errorMessage;
+				}
+				break;
+			}
+			case "tool_execution_start":
+				this.pendingToolCalls.add(event.toolCallId);
+				break;
+			case "tool_execution_end":
+				this.pendingToolCalls.delete(event.toolCallId);
+				break;
+			case "agent_end":
+				this.streamingMessage = undefined;
+				break;
+		}
+	}
+}
+
+function isAssistant(message: AgentMessage): message is Extract<AgentMessage, { role: "assistant" }> {
+	return (message as { role?: unknown }).role === "assistant";
+}

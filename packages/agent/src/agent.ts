@@ -1,0 +1,365 @@
+import { type ImageContent, type Message, type Model, type SimpleStreamOptions, streamSimple, type ThinkingBudgets } from "@pi/ai";
+import { runAgentLoop, runAgentLoopContinue } from "./agent-loop.js";
+import { emptyAssistantMessage } from "./assistant-messages.js";
+import { defaultConvertToLlm } from "./default-convert-to-llm.js";
+import { MessageQueue, type QueueMode, type SteeringMode } from "./message-queue.js";
+import { AgentStateStore } from "./agent-state-store.js";
+import { errorText } from "./run-failure.js";
+import type {
+	AfterToolCallContext,
+	AfterToolCallResult,
+	AgentEvent,
+	AgentLoopConfig,
+	AgentMessage,
+	AgentState,
+	BeforeToolCallContext,
+	BeforeToolCallResult,
+	ShouldStopAfterTurnContext,
+	StreamFn,
+	ToolExecutionMode,
+} from "./types.js";
+
+/** A subscriber to an agent's events; a returned promise is awaited before the run goes on. */
+export type AgentListener = (event: AgentEvent, signal: AbortSignal) => Promise<void> | void;
+
+/** Options of an {@link Agent}. Every field can also be changed later on the instance. */
+export interface AgentOptions {
+	/** Starting state: system prompt, model, thinking level, tools, messages. */
+	initialState?: Partial<Omit<AgentState, "pendingToolCalls" | "isStreaming" | "streamingMessage" | "errorMessage">>;
+	/** Default: keeps `user`, `assistant` and `toolResult` messages and drops the rest. */
+	convertToLlm?: (messages: AgentMessage[]) => Message[] | Promise<Message[]>;
+	transformContext?: (messages: AgentMessage[], signal?: AbortSignal) => Promise<AgentMessage[]>;
+	/** Default `streamSimple` from `@pi/ai`. */
+	streamFn?: StreamFn;
+	getApiKey?: (provider: string) => Promise<string | undefined> | string | undefined;
+	onPayload?: SimpleStreamOptions["onPayload"];
+	beforeToolCall?: (context: BeforeToolCallContext, signal?: AbortSignal) => Promise<BeforeToolCallResult | undefined>;
+	afterToolCall?: (context: AfterToolCallContext, signal?: AbortSignal) => Promise<AfterToolCallResult | undefined>;
+	shouldStopAfterTurn?: (context: ShouldStopAfterTurnContext) => boolean | Promise<boolean>;
+	/** Default `one-at-a-time`. */
+	steeringMode?: SteeringMode;
+	/** Default `one-at-a-time`. */
+	followUpMode?: QueueMode;
+	sessionId?: string;
+	thinkingBudgets?: ThinkingBudgets;
+	maxRetryDelayMs?: number;
+	/** Default `parallel`. */
+	toolExecution?: ToolExecutionMode;
+	/** Most model calls per run. Default: no limit. */
+	maxTurns?: number;
+}
+
+/** One run of the agent: its abort controller and the interrupt of the reply in flight. */
+interface ActiveRun {
+	controller: AbortController;
+	interrupt: (() => void) | undefined;
+}
+
+/** The model an agent has until one is set: calls fail with a message naming it. */
+const NO_MODEL: Model<any> = {
+	id: "no-model-set",
+	name: "No model set (assign agent.state.model)",
+	api: "no-model-set",
+	provider: "no-model-set",
+	baseUrl: "",
+	reasoning: false,
+	input: ["text"],
+	cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+	contextWindow: 0,
+	maxTokens: 0,
+};
+
+/**
+ * A stateful agent: it holds the transcript, the model and the tools, runs the agent loop over
+ * them, and queues messages sent while it works. The loop itself is plain functions
+ * (`runAgentLoop`); this class only keeps state and queues around them.
+ *
+ * - `prompt()` starts a run and resolves when it is over (after the `agent_end` listeners);
+ *   a second `prompt()` while busy rejects: use `steer()` or `followUp()`.
+ * - `steer()` delivers a message before the next model call; `followUp()` once the agent would
+ *   stop. With `steeringMode: "interrupt"`, `steer()` also cuts the reply being generated short.
+ * - Listeners are awaited in order; a listener that throws ends the run (with an `error`
+ *   assistant message), but the other listeners still get every event.
+ *
+ * @example
+ * ```ts
+ * const agent = new Agent({ initialState: { model, systemPrompt: "Be brief.", tools: [clock] } });
+ * agent.subscribe((event) => { if (event.type === "message_end") console.log(event.message); });
+ * await agent.prompt("What time is it?");
+ * ```
+ */
+export class Agent {
+	private readonly store: AgentStateStore;
+	private readonly listeners: AgentListener[] = [];
+	private readonly steeringQueue: MessageQueue;
+	private readonly followUpQueue: MessageQueue;
+	private activeRun: ActiveRun | undefined;
+	/** Runs not yet settled, including ones `reset()` detached. */
+	private readonly settling = new Set<Promise<void>>();
+
+	convertToLlm: (messages: AgentMessage[]) => Message[] | Promise<Message[]>;
+	transformContext?: (messages: AgentMessage[], signal?: AbortSignal) => Promise<AgentMessage[]>;
+	streamFn: StreamFn;
+	getApiKey?: (provider: string) => Promise<string | undefined> | string | undefined;
+	onPayload?: SimpleStreamOptions["onPayload"];
+	beforeToolCall?: (context: BeforeToolCallContext, signal?: AbortSignal) => Promise<BeforeToolCallResult | undefined>;
+	afterToolCall?: (context: AfterToolCallContext, signal?: AbortSignal) => Promise<AfterToolCallResult | undefined>;
+	shouldStopAfterTurn?: (context: ShouldStopAfterTurnContext) => boolean | Promise<boolean>;
+	/** Sent to providers for prompt caching and routing. */
+	sessionId?: string;
+	/** Token budgets per thinking level, for budget-based providers. */
+	thinkingBudgets?: ThinkingBudgets;
+	/** Give up when a provider asks to wait longer than this before a retry. */
+	maxRetryDelayMs?: number;
+	/** How the tool calls of one reply run. */
+	toolExecution: ToolExecutionMode;
+	/** Most model calls per run. */
+	maxTurns?: number;
+
+	constructor(options: AgentOptions = {}) {
+		this.store = new AgentStateStore(options.initialState, NO_MODEL);
+		this.steeringQueue = new MessageQueue(options.steeringMode ?? "one-at-a-time");
+		this.followUpQueue = new MessageQueue(options.followUpMode ?? "one-at-a-time");
+		this.convertToLlm = options.convertToLlm ?? defaultConvertToLlm;
+		this.transformContext = options.transformContext;
+		this.streamFn = options.streamFn ?? streamSimple;
+		this.getApiKey = options.getApiKey;
+		this.onPayload = options.onPayload;
+		this.beforeToolCall = options.beforeToolCall;
+		this.afterToolCall = options.afterToolCall;
+		this.shouldStopAfterTurn = options.shouldStopAfterTurn;
+		this.sessionId = options.sessionId;
+		this.thinkingBudgets = options.thinkingBudgets;
+		this.maxRetryDelayMs = options.maxRetryDelayMs;
+		this.toolExecution = options.toolExecution ?? "parallel";
+		this.maxTurns = options.maxTurns;
+	}
+
+	/**
+	 * Calls `listener` with every event and the run's abort signal. Listeners run in subscription
+	 * order and are awaited before the run goes on. Returns a function that unsubscribes.
+	 */
+	subscribe(listener: AgentListener): () => void {
+		this.listeners.push(listener);
+		return () => {
+			const index = this.listeners.indexOf(listener);
+			if (index >= 0) this.listeners.splice(index, 1);
+		};
+	}
+
+	/** The agent's state. Assigning `tools` or `messages` copies the array. */
+	get state(): AgentState {
+		return this.store;
+	}
+
+	/** How `steer()`ed messages are delivered: `one-at-a-time` (default), `all`, or `interrupt`. */
+	get steeringMode(): SteeringMode {
+		return this.steeringQueue.mode;
+	}
+
+	set steeringMode(mode: SteeringMode) {
+		this.steeringQueue.mode = mode;
+	}
+
+	/** How `followUp()` messages are delivered: `one-at-a-time` (default) or `all`. */
+	get followUpMode(): QueueMode {
+		return this.followUpQueue.mode as QueueMode;
+	}
+
+	set followUpMode(mode: QueueMode) {
+		this.followUpQueue.mode = mode;
+	}
+
+	/**
+	 * Queues a message for delivery before the next model call. In `interrupt` mode it also
+	 * cuts the reply being generated short (kept as an `aborted` message) and the run goes on at
+	 * once with the steering message.
+	 */
+	steer(message: AgentMessage): void {
+		this.steeringQueue.push(message);
+		if (this.steeringQueue.mode === "interrupt") this.activeRun?.interrupt?.();
+	}
+
+	/** Queues a message for when the agent would otherwise stop; it then starts another turn. */
+	followUp(message: AgentMessage): void {
+		this.followUpQueue.push(message);
+	}
+
+	clearSteeringQueue(): void {
+		this.steeringQueue.clear();
+	}
+
+	clearFollowUpQueue(): void {
+		this.followUpQueue.clear();
+	}
+
+	clearAllQueues(): void {
+		this.steeringQueue.clear();
+		this.followUpQueue.clear();
+	}
+
+	/** True when a steering or follow-up message is waiting. */
+	hasQueuedMessages(): boolean {
+		return this.steeringQueue.length > 0 || this.followUpQueue.length > 0;
+	}
+
+	/** The abort signal of the current run, if one is running. */
+	get signal(): AbortSignal | undefined {
+		return this.activeRun?.controller.signal;
+	}
+
+	/** Aborts the current run: the reply ends as `aborted`, running tools get aborted results. */
+	abort(): void {
+		this.activeRun?.controller.abort();
+	}
+
+	/** Resolves once no run is in progress and every `agent_end` listener has settled. */
+	async waitForIdle(): Promise<void> {
+		while (this.settling.size > 0) await Promise.all(this.settling);
+	}
+
+	/**
+	 * Clears the transcript, the queues and the run state. A running run is aborted and detached:
+	 * its remaining events reach neither the state nor the listeners.
+	 */
+	reset(): void {
+		const active = this.activeRun;
+		this.activeRun = undefined;
+		active?.controller.abort();
+		this.store.resetRuntime();
+		this.store.messages = [];
+		this.clearAllQueues();
+	}
+
+	/** Starts a run with a message, several messages, or a text (and images) as a user message. */
+	prompt(message: AgentMessage | AgentMessage[]): Promise<void>;
+	prompt(input: string, images?: ImageContent[]): Promise<void>;
+	async prompt(input: string | AgentMessage | AgentMessage[], images?: ImageContent[]): Promise<void> {
+		if (this.activeRun) {
+			throw new Error("Agent is already processing a prompt. Use steer() or followUp() to queue messages, or wait for completion.");
+		}
+		const messages: AgentMessage[] =
+			typeof input === "string"
+				? [{ role: "user", content: [{ type: "text", text: input }, ...(images ?? [])], timestamp: Date.now() }]
+				: Array.isArray(input)
+					? input
+					: [input];
+		await this.start(messages, false);
+	}
+
+	/**
+	 * Runs again from the transcript as it is (to retry, or answer tool results). When the last
+	 * message is an assistant message, delivers queued steering (else follow-up) messages instead;
+	 * with nothing queued that rejects.
+	 */
+	async continue(): Promise<void> {
+		if (this.activeRun) throw new Error("Agent is already processing. Wait for completion before continuing.");
+		const messages = this.store.messages;
+		const last = messages[messages.length - 1];
+		if (!last) throw new Error("No messages to continue from");
+		if (last.role === "assistant") {
+			const steering = this.steeringQueue.drain();
+			if (steering.length > 0) return this.start(steering, false, true);
+			const followUps = this.followUpQueue.drain();
+			if (followUps.length > 0) return this.start(followUps, false);
+			throw new Error("Cannot continue from message role: assistant");
+		}
+		return this.start([], true);
+	}
+
+	private async start(prompts: AgentMessage[], continuation: boolean, skipInitialSteeringPoll = false): Promise<void> {
+		const active: ActiveRun = { controller: new AbortController(), interrupt: undefined };
+		this.activeRun = active;
+		this.store.beginRun();
+		const context = { systemPrompt: this.store.systemPrompt, messages: this.store.messages, tools: this.store.tools };
+		const config = this.loopConfig(active, skipInitialSteeringPoll);
+		const sink = (event: AgentEvent) => this.deliver(active, event);
+		const signal = active.controller.signal;
+		const running = continuation
+			? runAgentLoopContinue(context, config, sink, signal, this.streamFn)
+			: runAgentLoop(prompts, context, config, sink, signal, this.streamFn);
+		const settled = running.then(
+			() => this.finishRun(active),
+			(error: unknown) => this.failRun(active, error),
+		);
+		this.settling.add(settled);
+		try {
+			await settled;
+		} finally {
+			this.settling.delete(settled);
+		}
+	}
+
+	private loopConfig(active: ActiveRun, skipInitialSteeringPoll: boolean): AgentLoopConfig {
+		let skipSteeringPoll = skipInitialSteeringPoll;
+		const thinkingLevel = this.store.thinkingLevel;
+		return {
+			model: this.store.model,
+			reasoning: thinkingLevel === "off" ? undefined : thinkingLevel,
+			sessionId: this.sessionId,
+			thinkingBudgets: this.thinkingBudgets,
+			maxRetryDelayMs: this.maxRetryDelayMs,
+			onPayload: this.onPayload,
+			convertToLlm: this.convertToLlm,
+			transformContext: this.transformContext,
+			getApiKey: this.getApiKey,
+			beforeToolCall: this.beforeToolCall,
+			afterToolCall: this.afterToolCall,
+			shouldStopAfterTurn: this.shouldStopAfterTurn,
+			toolExecution: this.toolExecution,
+			maxTurns: this.maxTurns,
+			// A detached run (after reset) must not take messages meant for the next one.
+			getSteeringMessages: () => {
+				if (active !== this.activeRun) return [];
+				if (skipSteeringPoll) {
+					skipSteeringPoll = false;
+					return [];
+				}
+				return this.steeringQueue.drain();
+			},
+			getFollowUpMessages: () => (active === this.activeRun ? this.followUpQueue.drain() : []),
+			onReplyStart: (interrupt) => {
+				active.interrupt = interrupt;
+				// Steering queued after the last poll (while messages were delivered) interrupts at once.
+				if (this.steeringQueue.mode === "interrupt" && this.steeringQueue.length > 0) interrupt();
+				return () => {
+					if (active.interrupt === interrupt) active.interrupt = undefined;
+				};
+			},
+		};
+	}
+
+	/** Applies an event to the state, then calls every listener in order; rethrows the first failure. */
+	private async deliver(active: ActiveRun, event: AgentEvent): Promise<void> {
+		if (active !== this.activeRun) return;
+		this.store.apply(event);
+		let failure: { error: unknown } | undefined;
+		for (const listener of this.listeners.slice()) {
+			try {
+				await listener(event, active.controller.signal);
+			} catch (error) {
+				failure ??= { error };
+			}
+		}
+		if (!failure) return;
+		// Nothing can follow agent_end; the failure is only recorded.
+		if (event.type === "agent_end") this.store.errorMessage = `event listener failed: ${errorText(failure.error)}`;
+		throw failure.error;
+	}
+
+	private finishRun(active: ActiveRun): void {
+		if (active !== this.activeRun) return;
+		this.activeRun = undefined;
+		this.store.endRun();
+	}
+
+	/** The loop never rejects; this guards against a bug, keeping the agent usable. */
+	private failRun(active: ActiveRun, error: unknown): void {
+		if (active === this.activeRun) {
+			const message = emptyAssistantMessage(this.store.model, "error", `agent loop failed: ${errorText(error)}`);
+			this.store.messages.push(message);
+			this.store.errorMessage = message.errorMessage;
+		}
+		this.finishRun(active);
+	}
+}

@@ -1,0 +1,307 @@
+import {
+	type AssistantMessage,
+	preloadToolValidator,
+	type TextContent,
+	type ToolCall,
+	type ToolResultMessage,
+	validateToolArguments,
+} from "@pi/ai";
+import type { LoopRun } from "./loop-run.js";
+import { errorText, guard } from "./run-failure.js";
+import type { AgentTool, AgentToolResult, AgentToolUpdateCallback } from "./types.js";
+
+/** The text of the result of a tool call cut short by an abort. */
+export const TOOL_ABORTED_TEXT = "Tool execution was aborted.";
+
+/** One tool call of a batch, as it moves through prepare, execute and deliver. */
+interface CallState {
+	call: ToolCall;
+	tool: AgentTool<any> | undefined;
+	/** The validated arguments. */
+	args: unknown;
+	/** `tool_execution_start` was emitted. */
+	started: boolean;
+	/** Prepared and allowed to run. */
+	ready: boolean;
+	/** The final result; set right before its `tool_execution_end` is emitted. */
+	outcome: { result: AgentToolResult<unknown>; isError: boolean } | undefined;
+	/** The tool-result message, once delivered. */
+	message: ToolResultMessage | undefined;
+}
+
+/** The tool calls of one assistant message while they run: what a failing run must close. */
+export interface ToolBatch {
+	assistantMessage: AssistantMessage;
+	calls: CallState[];
+	/** Aborts the batch's tools: the run's signal, or a failure. */
+	controller: AbortController;
+	/** Set when a failure took the batch over: late tool completions are then ignored. */
+	closed: boolean;
+	/** Stops forwarding the run's abort to `controller`. */
+	unlink: () => void;
+}
+
+/** What a batch produced: its tool-result messages in call order, and whether every result asked to stop. */
+export interface BatchOutcome {
+	results: ToolResultMessage[];
+	terminate: boolean;
+}
+
+type Settled = { kind: "result"; value: unknown } | { kind: "error"; error: unknown } | { kind: "aborted" };
+
+/**
+ * Runs the tool calls of `assistantMessage` and appends their results to the transcript.
+ *
+ * Each call gets `tool_execution_start`, any `tool_execution_update`s, `tool_execution_end`, then
+ * its tool-result message (`message_start`/`message_end`). Before `execute`, the arguments are
+ * validated against the tool's schema; an unknown tool, invalid arguments, a blocked call, a
+ * throwing tool or an invalid result becomes an error result for the model.
+ *
+ * - `sequential`: one call after the other, each delivered before the next starts.
+ * - `parallel` (default): calls are prepared in order, then run concurrently (a tool with
+ *   `executionMode: "sequential"` waits for the calls before it and runs alone);
+ *   `tool_execution_end` comes in completion order, tool-result messages in call order.
+ * - An abort gives every unfinished call an aborted result at once, without waiting for tools
+ *   that ignore the signal.
+ */
+export async function executeToolCalls(run: LoopRun, assistantMessage: AssistantMessage): Promise<BatchOutcome> {
+	const controller = new AbortController();
+	const forwardAbort = () => controller.abort(run.signal?.reason);
+	if (run.aborted) forwardAbort();
+	else run.signal?.addEventListener("abort", forwardAbort, { once: true });
+	const calls: CallState[] = [];
+	for (const block of assistantMessage.content) {
+		if (block.type !== "toolCall") continue;
+		calls.push({ call: block, tool: undefined, args: undefined, started: false, ready: false, outcome: undefined, message: undefined });
+	}
+	const batch: ToolBatch = {
+		assistantMessage,
+		calls,
+		controller,
+		closed: false,
+		unlink: () => run.signal?.removeEventListener("abort", forwardAbort),
+	};
+	run.batch = batch;
+	// A listener that throws on tool progress fails the run: stop the tools now, not at their end.
+	run.events.onDetachedFailure = () => controller.abort();
+
+	if ((run.config.toolExecution ?? "parallel") === "sequential") {
+		for (const state of calls) {
+			await prepare(run, batch, state);
+			if (state.ready) await execute(run, batch, state);
+			await deliverResult(run, batch, state);
+		}
+	} else {
+		for (const state of calls) await prepare(run, batch, state);
+		let running: Promise<void>[] = [];
+		for (const state of calls) {
+			if (!state.ready) continue;
+			if (state.tool?.executionMode === "sequential") {
+				await Promise.all(running);
+				running = [];
+				await execute(run, batch, state);
+			} else {
+				running.push(execute(run, batch, state));
+			}
+		}
+		await Promise.all(running);
+		for (const state of calls) await deliverResult(run, batch, state);
+	}
+
+	batch.unlink();
+	run.batch = undefined;
+	run.events.onDetachedFailure = undefined;
+	const results = calls.map((state) => state.message as ToolResultMessage);
+	const terminate = calls.length > 0 && calls.every((state) => state.outcome?.result.terminate === true);
+	return { results, terminate };
+}
+
+/**
+ * Closes a batch that a failure interrupted: aborts its tools, and gives every call without a
+ * result message its missing events and an error result naming `reason`, in call order.
+ */
+export async function closeToolBatch(run: LoopRun, batch: ToolBatch, reason: string): Promise<void> {
+	batch.closed = true;
+	batch.unlink();
+	batch.controller.abort();
+	run.batch = undefined;
+	run.events.onDetachedFailure = undefined;
+	for (const state of batch.calls) {
+		if (state.message) continue;
+		const { call } = state;
+		if (!state.started) {
+			state.started = true;
+			await run.events.emit({ type: "tool_execution_start", toolCallId: call.id, toolName: call.name, args: call.arguments });
+		}
+		if (!state.outcome) {
+			const result = textResult(`Tool call was not completed: ${reason}`);
+			state.outcome = { result, isError: true };
+			await run.events.emit({ type: "tool_execution_end", toolCallId: call.id, toolName: call.name, result, isError: true });
+		}
+		const message = resultMessage(state);
+		run.turnToolResults.push(message);
+		await run.deliver(message);
+	}
+}
+
+/** Emits the start, then finds the tool, validates the arguments and asks `beforeToolCall`. */
+async function prepare(run: LoopRun, batch: ToolBatch, state: CallState): Promise<void> {
+	const { call } = state;
+	state.started = true;
+	await run.events.emit({ type: "tool_execution_start", toolCallId: call.id, toolName: call.name, args: call.arguments });
+	if (batch.controller.signal.aborted) return settle(run, state, textResult(TOOL_ABORTED_TEXT), true);
+
+	const tools = run.context.tools ?? [];
+	const tool = tools.find((candidate) => candidate.name === call.name);
+	if (!tool) {
+		const names = tools.map((candidate) => `"${candidate.name}"`).join(", ") || "none";
+		return settle(run, state, textResult(`Tool "${call.name}" not found. Available tools: ${names}.`), true);
+	}
+	state.tool = tool;
+	try {
+		const raw = tool.prepareArguments ? tool.prepareArguments(call.arguments) : call.arguments;
+		await preloadToolValidator();
+		state.args = validateToolArguments(tool, { ...call, arguments: raw as Record<string, unknown> });
+	} catch (error) {
+		// The model gets the validator's `path: problem` lines and can retry; `execute` never runs.
+		return settle(run, state, textResult(errorText(error)), true);
+	}
+
+	const beforeToolCall = run.config.beforeToolCall;
+	if (beforeToolCall) {
+		const decision = await guard("beforeToolCall", () =>
+			beforeToolCall(
+				{ assistantMessage: batch.assistantMessage, toolCall: call, args: state.args, context: run.context },
+				batch.controller.signal,
+			),
+		);
+		if (batch.closed) return;
+		if (decision?.block) {
+			return settle(run, state, textResult(decision.reason ?? `Tool call "${call.name}" was blocked.`), true);
+		}
+	}
+	if (batch.controller.signal.aborted) return settle(run, state, textResult(TOOL_ABORTED_TEXT), true);
+	state.ready = true;
+}
+
+/** Runs a prepared call, then `afterToolCall`, then emits `tool_execution_end`. */
+async function execute(run: LoopRun, batch: ToolBatch, state: CallState): Promise<void> {
+	const { call } = state;
+	const tool = state.tool as AgentTool<any>;
+	const signal = batch.controller.signal;
+	if (signal.aborted) return settle(run, state, textResult(TOOL_ABORTED_TEXT), true);
+	const onUpdate: AgentToolUpdateCallback = (partialResult) => {
+		if (state.outcome || batch.closed) return; // progress after the end is dropped
+		run.events.emitDetached({
+			type: "tool_execution_update",
+			toolCallId: call.id,
+			toolName: call.name,
+			args: call.arguments,
+			partialResult,
+		});
+	};
+	const settled = await runTool(tool, call.id, state.args, signal, onUpdate);
+	if (batch.closed) return;
+	run.events.throwIfFailed();
+
+	if (settled.kind === "aborted") return settle(run, state, textResult(TOOL_ABORTED_TEXT), true);
+	let result: AgentToolResult<unknown>;
+	let isError: boolean;
+	if (settled.kind === "error") {
+		result = textResult(errorText(settled.error));
+		isError = true;
+	} else if (!isToolResult(settled.value)) {
+		result = textResult(`Tool "${call.name}" returned an invalid result: expected { content: [...], details }.`);
+		isError = true;
+	} else {
+		// A copy, so that overrides never touch the object the tool returned.
+		result = { ...settled.value };
+		isError = false;
+	}
+
+	const afterToolCall = run.config.afterToolCall;
+	if (afterToolCall) {
+		const override = await guard("afterToolCall", () =>
+			afterToolCall(
+				{ assistantMessage: batch.assistantMessage, toolCall: call, args: state.args, result, isError, context: run.context },
+				signal,
+			),
+		);
+		if (batch.closed) return;
+		if (override) {
+			if (override.content !== undefined) result.content = override.content;
+			if (override.details !== undefined) result.details = override.details;
+			if (override.terminate !== undefined) result.terminate = override.terminate;
+			if (override.isError !== undefined) isError = override.isError;
+		}
+	}
+	return settle(run, state, result, isError);
+}
+
+/** Records the call's final result and emits `tool_execution_end`. */
+async function settle(run: LoopRun, state: CallState, result: AgentToolResult<unknown>, isError: boolean): Promise<void> {
+	state.outcome = { result, isError };
+	await run.events.emit({ type: "tool_execution_end", toolCallId: state.call.id, toolName: state.call.name, result, isError });
+}
+
+/** Appends the call's tool-result message and emits its `message_start`/`message_end`. */
+async function deliverResult(run: LoopRun, batch: ToolBatch, state: CallState): Promise<void> {
+	if (batch.closed || state.message || !state.outcome) return;
+	const message = resultMessage(state);
+	run.turnToolResults.push(message);
+	await run.deliver(message);
+}
+
+function resultMessage(state: CallState): ToolResultMessage {
+	const outcome = state.outcome as NonNullable<CallState["outcome"]>;
+	const message: ToolResultMessage = {
+		role: "toolResult",
+		toolCallId: state.call.id,
+		toolName: state.call.name,
+		content: outcome.result.content,
+		details: outcome.result.details,
+		isError: outcome.isError,
+		timestamp: Date.now(),
+	};
+	state.message = message;
+	return message;
+}
+
+/** Runs `execute`, settling at once on abort; a late result or rejection is absorbed. */
+function runTool(
+	tool: AgentTool<any>,
+	toolCallId: string,
+	args: unknown,
+	signal: AbortSignal,
+	onUpdate: AgentToolUpdateCallback,
+): Promise<Settled> {
+	return new Promise<Settled>((resolve) => {
+		const onAbort = () => resolve({ kind: "aborted" });
+		signal.addEventListener("abort", onAbort, { once: true });
+		let running: Promise<unknown>;
+		try {
+			running = Promise.resolve(tool.execute(toolCallId, args, signal, onUpdate));
+		} catch (error) {
+			running = Promise.reject(error);
+		}
+		running.then(
+			(value) => {
+				signal.removeEventListener("abort", onAbort);
+				resolve({ kind: "result", value });
+			},
+			(error: unknown) => {
+				signal.removeEventListener("abort", onAbort);
+				resolve({ kind: "error", error });
+			},
+		);
+	});
+}
+
+function textResult(text: string): AgentToolResult<Record<string, never>> {
+	const content: TextContent[] = [{ type: "text", text }];
+	return { content, details: {} };
+}
+
+function isToolResult(value: unknown): value is AgentToolResult<unknown> {
+	return typeof value === "object" && value !== null && Array.isArray((value as { content?: unknown }).content);
+}

@@ -1,0 +1,52 @@
+import { emptyAssistantMessage, endPartialReply } from "./assistant-messages.js";
+import { closeToolBatch } from "./execute-tool-calls.js";
+import type { LoopRun } from "./loop-run.js";
+import { redact, RunFailure } from "./run-failure.js";
+
+/**
+ * Ends a run that failed, with a well-formed event sequence, whatever phase it was in:
+ *
+ * 1. a reply being streamed is aborted and ends as the error message, keeping what streamed;
+ *    any other open message gets its `message_end`;
+ * 2. the tool calls of an interrupted batch are stopped and each gets its missing events and
+ *    an error result;
+ * 3. unless the reply already shows it, an `error` assistant message reports the failure
+ *    (in a new turn if none is open);
+ * 4. `turn_end` closes the turn. The caller then emits `agent_end`.
+ *
+ * From here on, event listeners that throw are ignored: the run is already ending.
+ */
+export async function failRun(run: LoopRun, error: unknown): Promise<void> {
+	const failure = error instanceof RunFailure ? error : new RunFailure("agent loop", error);
+	const text = redact(failure.message, [run.config.apiKey]);
+	const events = run.events;
+	events.windingDown = true;
+	let shown = false;
+
+	const reply = run.reply;
+	run.reply = undefined;
+	if (reply) reply.controller.abort(failure);
+	if (reply?.started && reply.partial) {
+		const message = endPartialReply(reply.partial, "error", text);
+		run.turnMessage = message;
+		run.append(message);
+		await events.emit({ type: "message_end", message });
+		shown = true;
+	} else if (events.openMessage) {
+		// Already in the transcript (messages are appended before their start event).
+		await events.emit({ type: "message_end", message: events.openMessage });
+	}
+
+	if (run.batch) await closeToolBatch(run, run.batch, text);
+
+	if (!events.turnOpen) {
+		run.turnToolResults = [];
+		await events.emit({ type: "turn_start" });
+	}
+	if (!shown) {
+		const message = emptyAssistantMessage(run.config.model, "error", text);
+		run.turnMessage = message;
+		await run.deliver(message);
+	}
+	await events.emit({ type: "turn_end", message: run.turnMessage as NonNullable<LoopRun["turnMessage"]>, toolResults: run.turnToolResults });
+}

@@ -1,0 +1,96 @@
+import type { AssistantMessage, ToolResultMessage } from "@pi/ai";
+import { executeToolCalls } from "./execute-tool-calls.js";
+import { failRun } from "./fail-run.js";
+import type { LoopRun } from "./loop-run.js";
+import { guard, RunFailure } from "./run-failure.js";
+import { type ReplyOutcome, streamReply } from "./stream-reply.js";
+import type { AgentMessage } from "./types.js";
+
+/**
+ * Runs turns until the agent is done, then emits `agent_end`; resolves with the messages the run
+ * added. Never rejects: a failure anywhere ends the run through {@link failRun}.
+ *
+ * A turn: deliver pending messages (prompts, steering, follow-ups), call the model, run the
+ * tools it asked for. After a turn the run ends when the signal aborted, the reply failed, was
+ * aborted or deferred, every tool result asked to terminate, `maxTurns` was reached, or
+ * `shouldStopAfterTurn` says so; otherwise it polls steering messages, and when there are none
+ * and the model has nothing to answer, follow-up messages.
+ *
+ * Queues are polled only when their messages can be delivered at once, so a message is never
+ * taken from a queue and then dropped.
+ */
+export async function runLoop(run: LoopRun, prompts: readonly AgentMessage[]): Promise<AgentMessage[]> {
+	const { config } = run;
+	const maxTurns = Math.max(1, config.maxTurns ?? Number.POSITIVE_INFINITY);
+	try {
+		await run.events.emit({ type: "agent_start" });
+		let pending: AgentMessage[] = [...prompts];
+		// Steering queued before the run started goes with the first model call.
+		if (!run.aborted) pending = pending.concat(await poll("getSteeringMessages", config.getSteeringMessages));
+
+		while (true) {
+			run.turns++;
+			run.turnMessage = undefined;
+			run.turnToolResults = [];
+			await run.events.emit({ type: "turn_start" });
+			for (const message of pending) await run.deliver(message);
+
+			let outcome: ReplyOutcome = await streamReply(run);
+			while (outcome.kind === "interrupted-before-call") {
+				// Interrupted before anything was sent: deliver the steering and ask again, same turn.
+				for (const message of await poll("getSteeringMessages", config.getSteeringMessages)) await run.deliver(message);
+				outcome = await streamReply(run);
+			}
+			const { message, interrupted } = outcome;
+
+			let toolResults: ToolResultMessage[] = [];
+			let terminate = false;
+			if (!interrupted && runsTools(message)) ({ results: toolResults, terminate } = await executeToolCalls(run, message));
+			await run.events.emit({ type: "turn_end", message, toolResults });
+
+			if (run.aborted || terminate || run.turns >= maxTurns) break;
+			if (!interrupted && endsRun(message)) break;
+			const shouldStopAfterTurn = config.shouldStopAfterTurn;
+			if (
+				shouldStopAfterTurn &&
+				(await guard("shouldStopAfterTurn", () =>
+					shouldStopAfterTurn({ message, toolResults, context: run.context, newMessages: run.newMessages }),
+				))
+			) {
+				break;
+			}
+
+			pending = await poll("getSteeringMessages", config.getSteeringMessages);
+			if (pending.length > 0 || toolResults.length > 0) continue;
+			pending = await poll("getFollowUpMessages", config.getFollowUpMessages);
+			if (pending.length === 0) break;
+		}
+	} catch (error) {
+		await failRun(run, error);
+	}
+	run.events.windingDown = true; // nothing can follow agent_end: a throwing listener changes nothing now
+	await run.events.emit({ type: "agent_end", messages: run.newMessages });
+	return run.newMessages;
+}
+
+/** Tool calls run when the reply asks for them: `toolUse`, or `stop` with tool calls (some APIs say so). */
+function runsTools(message: AssistantMessage): boolean {
+	if (message.stopReason !== "toolUse" && message.stopReason !== "stop") return false;
+	return message.content.some((block) => block.type === "toolCall");
+}
+
+/** A reply that failed, was aborted or will finish later ends the run; queued messages stay queued. */
+function endsRun(message: AssistantMessage): boolean {
+	return message.stopReason === "error" || message.stopReason === "aborted" || message.stopReason === "deferred";
+}
+
+async function poll(
+	site: "getSteeringMessages" | "getFollowUpMessages",
+	source: (() => AgentMessage[] | Promise<AgentMessage[]>) | undefined,
+): Promise<AgentMessage[]> {
+	if (!source) return [];
+	const messages = await guard(site, source);
+	if (messages === undefined || messages === null) return [];
+	if (!Array.isArray(messages)) throw new RunFailure(site, new TypeError("it did not return an array"));
+	return messages;
+}

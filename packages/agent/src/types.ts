@@ -1,0 +1,297 @@
+/**
+ * The vocabulary of @pi/agent-core: agent messages, tools, the loop's configuration and the
+ * events of a run. Types only: importing this module costs nothing at run time.
+ */
+import type {
+	AssistantMessage,
+	AssistantMessageEvent,
+	AssistantMessageEventStream,
+	Context,
+	ImageContent,
+	Message,
+	Model,
+	SimpleStreamOptions,
+	TextContent,
+	Tool,
+	ToolCall,
+	ToolResultMessage,
+} from "@pi/ai";
+import type { Static, TSchema } from "typebox";
+
+// ---------------------------------------------------------------------------------------------
+// Messages
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * App-defined messages that live in the transcript next to the LLM messages: UI notices,
+ * artifacts, status lines. Empty here; an app adds its own by declaration merging, each entry
+ * naming one message type (the key is only a name; the `role` field of the type is what
+ * `convertToLlm` switches on).
+ *
+ * @example
+ * ```ts
+ * declare module "@pi/agent-core" {
+ *   interface CustomAgentMessages {
+ *     notification: { role: "notification"; text: string; timestamp: number };
+ *   }
+ * }
+ * ```
+ */
+export interface CustomAgentMessages {}
+
+/** A message of the agent's transcript: an LLM message or one of the app's custom messages. */
+export type AgentMessage = Message | CustomAgentMessages[keyof CustomAgentMessages];
+
+/** Reasoning effort requested from the model; `off` asks for none. */
+export type ThinkingLevel = "off" | "minimal" | "low" | "medium" | "high" | "xhigh";
+
+// ---------------------------------------------------------------------------------------------
+// Tools
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * What a tool returns: `content` goes to the model, `details` only to the app (UI, logs).
+ * `terminate: true` asks the loop to stop after the current batch of tool calls; it does so only
+ * when every result of the batch asks for it.
+ */
+export interface AgentToolResult<T> {
+	/** Text and images sent back to the model. */
+	content: (TextContent | ImageContent)[];
+	/** Structured data for the app; never sent to the model. */
+	details: T;
+	/** Stop the run after this batch (only when every result of the batch says so). */
+	terminate?: boolean;
+}
+
+/** Receives a tool's progress while it runs; each call becomes a `tool_execution_update` event. */
+export type AgentToolUpdateCallback<T = any> = (partialResult: AgentToolResult<T>) => void;
+
+/**
+ * `sequential`: each tool call is prepared, run and finished before the next starts.
+ * `parallel`: calls are prepared one by one in the assistant's order, then run concurrently.
+ */
+export type ToolExecutionMode = "sequential" | "parallel";
+
+/**
+ * A tool the agent can run. `execute` receives arguments already validated against
+ * `parameters`; it throws on failure (the loop turns the throw into an error result for the
+ * model) and should honour `signal`.
+ *
+ * @example
+ * ```ts
+ * const add: AgentTool<typeof params, { sum: number }> = {
+ *   name: "add", label: "Add", description: "Adds two numbers", parameters: params,
+ *   execute: async (_id, { a, b }) => ({ content: [{ type: "text", text: String(a + b) }], details: { sum: a + b } }),
+ * };
+ * ```
+ */
+export interface AgentTool<TParameters extends TSchema = TSchema, TDetails = any> extends Tool<TParameters> {
+	/** A human-readable name for UIs. */
+	label: string;
+	/**
+	 * Adapts raw arguments before validation, e.g. to accept an older argument shape. The value
+	 * it returns is what gets validated.
+	 */
+	prepareArguments?: (args: unknown) => Static<TParameters>;
+	/** Runs the tool. Throw on failure rather than encoding errors in `content`. */
+	execute: (
+		toolCallId: string,
+		params: Static<TParameters>,
+		signal?: AbortSignal,
+		onUpdate?: AgentToolUpdateCallback<TDetails>,
+	) => Promise<AgentToolResult<TDetails>>;
+	/** Overrides the loop's mode for this tool: `sequential` runs it alone, after the calls before it. */
+	executionMode?: ToolExecutionMode;
+}
+
+/** A tool-call block of an assistant message. */
+export type AgentToolCall = ToolCall;
+
+// ---------------------------------------------------------------------------------------------
+// Context and configuration
+// ---------------------------------------------------------------------------------------------
+
+/** What the loop works on: the system prompt, the transcript and the tools. */
+export interface AgentContext {
+	systemPrompt: string;
+	/** The transcript; the loop appends to its own copy, never to this array. */
+	messages: AgentMessage[];
+	tools?: AgentTool<any>[];
+}
+
+/**
+ * Streams one assistant reply, like `streamSimple` from `@pi/ai` (the default).
+ *
+ * Contract: never throws; failures are encoded in the stream as a final message with
+ * `stopReason` `error` or `aborted`. The loop survives a function that breaks the contract
+ * anyway: a throw or rejection becomes an `error` assistant message.
+ */
+export type StreamFn = (
+	model: Model<any>,
+	context: Context,
+	options?: SimpleStreamOptions,
+) => AssistantMessageEventStream | Promise<AssistantMessageEventStream>;
+
+/** `beforeToolCall` may block a call; `reason` becomes the text of the error result. */
+export interface BeforeToolCallResult {
+	block?: boolean;
+	reason?: string;
+}
+
+/**
+ * `afterToolCall` may replace parts of a result, field by field (no deep merge): `content`,
+ * `details`, `isError` and `terminate`. Omitted fields keep the executed result's values.
+ */
+export interface AfterToolCallResult {
+	content?: (TextContent | ImageContent)[];
+	details?: unknown;
+	isError?: boolean;
+	terminate?: boolean;
+}
+
+/** What `beforeToolCall` is told. */
+export interface BeforeToolCallContext {
+	/** The assistant message that asked for the call. */
+	assistantMessage: AssistantMessage;
+	/** The tool-call block of that message. */
+	toolCall: AgentToolCall;
+	/** The validated arguments. */
+	args: unknown;
+	/** The loop's context at this point. */
+	context: AgentContext;
+}
+
+/** What `afterToolCall` is told. */
+export interface AfterToolCallContext {
+	assistantMessage: AssistantMessage;
+	toolCall: AgentToolCall;
+	/** The validated arguments. */
+	args: unknown;
+	/** The result as the tool returned it. */
+	result: AgentToolResult<any>;
+	/** Whether that result counts as an error so far. */
+	isError: boolean;
+	context: AgentContext;
+}
+
+/** What `shouldStopAfterTurn` is told. */
+export interface ShouldStopAfterTurnContext {
+	/** The turn's assistant message. */
+	message: AssistantMessage;
+	/** The turn's tool results. */
+	toolResults: ToolResultMessage[];
+	/** The context with the turn's messages appended. */
+	context: AgentContext;
+	/** What the run would return if it stopped now. */
+	newMessages: AgentMessage[];
+}
+
+/**
+ * Configures one run of the loop. The stream options (`temperature`, `maxTokens`, `reasoning`,
+ * `sessionId`, …) are passed to every model call.
+ *
+ * Every callback may throw or reject: the loop then ends the run with the usual events
+ * (`agent_end` included), and the error shows as a final assistant message with
+ * `stopReason: "error"` whose `errorMessage` names the callback.
+ */
+export interface AgentLoopConfig extends SimpleStreamOptions {
+	model: Model<any>;
+	/**
+	 * The single boundary between the app's transcript and the model: turns the (transformed)
+	 * transcript into LLM messages before each model call. Drop UI-only messages here, and
+	 * convert custom ones the model should see (e.g. into user messages).
+	 */
+	convertToLlm: (messages: AgentMessage[]) => Message[] | Promise<Message[]>;
+	/**
+	 * Rewrites the transcript before `convertToLlm`, e.g. to prune old messages. It receives the
+	 * live transcript: return a new array rather than mutating it.
+	 */
+	transformContext?: (messages: AgentMessage[], signal?: AbortSignal) => Promise<AgentMessage[]>;
+	/** Resolves the API key before each model call (short-lived tokens). Falls back to `apiKey`. */
+	getApiKey?: (provider: string) => Promise<string | undefined> | string | undefined;
+	/** Called after each `turn_end`; returning true ends the run without polling the queues. */
+	shouldStopAfterTurn?: (context: ShouldStopAfterTurnContext) => boolean | Promise<boolean>;
+	/**
+	 * Messages to deliver before the next model call. Polled at the start of the run and after
+	 * each turn. Returned messages are considered delivered: the loop puts them in the transcript.
+	 */
+	getSteeringMessages?: () => AgentMessage[] | Promise<AgentMessage[]>;
+	/** Messages that start another turn when the agent would otherwise stop. */
+	getFollowUpMessages?: () => AgentMessage[] | Promise<AgentMessage[]>;
+	/** How the tool calls of one reply run. Default `parallel`. */
+	toolExecution?: ToolExecutionMode;
+	/** Called after validation, before `execute`; can block the call. */
+	beforeToolCall?: (context: BeforeToolCallContext, signal?: AbortSignal) => Promise<BeforeToolCallResult | undefined>;
+	/** Called after `execute`, before `tool_execution_end`; can override parts of the result. */
+	afterToolCall?: (context: AfterToolCallContext, signal?: AbortSignal) => Promise<AfterToolCallResult | undefined>;
+	/**
+	 * The most turns (model calls) this run makes. After the last one (and its tools) the run
+	 * ends normally; queued messages stay queued. Default: no limit. Values below 1 count as 1.
+	 */
+	maxTurns?: number;
+	/**
+	 * Beyond the reference API: called when the loop starts preparing a model reply, with a
+	 * function that interrupts that reply. Interrupting aborts the model stream at once; the
+	 * partial reply is kept as an `aborted` assistant message, its turn ends, and the loop polls
+	 * `getSteeringMessages` and goes on. May return a function called when the reply is over.
+	 * `Agent` uses it for `steeringMode: "interrupt"`.
+	 */
+	onReplyStart?: (interrupt: () => void) => (() => void) | void;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Events
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * The events of one run, in this order (see the README for the full diagram):
+ *
+ * - `agent_start` first, `agent_end` last, once each;
+ * - turns do not nest: `turn_start` … `turn_end`, one model call per turn;
+ * - every message gets `message_start` and `message_end` (an assistant reply also gets
+ *   `message_update`s while it streams);
+ * - every tool call gets `tool_execution_start`, `tool_execution_update`s, `tool_execution_end`,
+ *   and then its tool-result message.
+ *
+ * `message` on `message_start`/`message_update` of an assistant reply is the live partial
+ * message (the same object on every event, not a copy).
+ */
+export type AgentEvent =
+	| { type: "agent_start" }
+	| { type: "agent_end"; messages: AgentMessage[] }
+	| { type: "turn_start" }
+	| { type: "turn_end"; message: AgentMessage; toolResults: ToolResultMessage[] }
+	| { type: "message_start"; message: AgentMessage }
+	| { type: "message_update"; message: AgentMessage; assistantMessageEvent: AssistantMessageEvent }
+	| { type: "message_end"; message: AgentMessage }
+	| { type: "tool_execution_start"; toolCallId: string; toolName: string; args: any }
+	| { type: "tool_execution_update"; toolCallId: string; toolName: string; args: any; partialResult: any }
+	| { type: "tool_execution_end"; toolCallId: string; toolName: string; result: any; isError: boolean };
+
+// ---------------------------------------------------------------------------------------------
+// Agent state
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * The state an `Agent` exposes. Assigning `tools` or `messages` copies the top-level array; the
+ * getters return the live arrays (treat them as read-only).
+ */
+export interface AgentState {
+	systemPrompt: string;
+	/** The model for the next turns. */
+	model: Model<any>;
+	/** The reasoning level for the next turns. */
+	thinkingLevel: ThinkingLevel;
+	set tools(tools: AgentTool<any>[]);
+	get tools(): AgentTool<any>[];
+	set messages(messages: AgentMessage[]);
+	get messages(): AgentMessage[];
+	/** True from `prompt`/`continue` until the run's `agent_end` listeners settled. */
+	readonly isStreaming: boolean;
+	/** The assistant reply being streamed, if any. */
+	readonly streamingMessage?: AgentMessage;
+	/** Ids of the tool calls running now. */
+	readonly pendingToolCalls: ReadonlySet<string>;
+	/** The `errorMessage` of the latest failed or aborted reply of the current or last run. */
+	readonly errorMessage?: string;
+}
