@@ -13,9 +13,10 @@ type Loader = () => Promise<Pick<ApiProvider, "stream" | "streamSimple">>;
 const builtins: Record<string, Loader> = {
 	// one line per built-in provider, e.g.
 	// "openai-completions": () => import("./openai-completions.js").then((m) => ({ stream: m.streamOpenAICompletions, streamSimple: m.streamSimpleOpenAICompletions })),
-	"openai-completions": () => import("./openai-completions.js").then((m) => ({ stream: m.streamOpenAICompletions, streamSimple: m.streamSimpleOpenAICompletions })),
+	"openai-completions": () => import("./openai-completions.js").then((m) => ({ stream: m.streamOpenAICompletions as ApiProvider["stream"], streamSimple: m.streamSimpleOpenAICompletions as ApiProvider["streamSimple"] })),
 	"openai-responses": () => import("./openai-responses.js").then((m) => ({ stream: m.streamOpenAIResponses as ApiProvider["stream"], streamSimple: m.streamSimpleOpenAIResponses as ApiProvider["streamSimple"] })),
 	"anthropic-messages": () => import("./anthropic-messages.js").then((m) => ({ stream: m.streamAnthropic as ApiProvider["stream"], streamSimple: m.streamSimpleAnthropic as ApiProvider["streamSimple"] })),
+	"google-generative-ai": () => import("./google-generative-ai.js").then((m) => ({ stream: m.streamGoogle as ApiProvider["stream"], streamSimple: m.streamSimpleGoogle as ApiProvider["streamSimple"] })),
 };
 
 export const BUILTIN_SOURCE_ID = "@pi/ai/builtins";

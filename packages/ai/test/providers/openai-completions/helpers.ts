@@ -1,6 +1,15 @@
 import { streamOpenAICompletions, type OpenAICompletionsOptions } from "../../../src/providers/openai-completions.js";
 import { type RecordedEvents, type RecordedRequest, type ReplayServer, recordEvents, sseResponse } from "../../../src/testing/index.js";
-import type { Api, AssistantMessage, Context, Model, ToolResultMessage, UserMessage } from "../../../src/types.js";
+import type {
+	Api,
+	AssistantMessage,
+	Context,
+	Model,
+	SimpleStreamOptions,
+	StreamFunction,
+	ToolResultMessage,
+	UserMessage,
+} from "../../../src/types.js";
 
 /** A Chat Completions test model (OpenAI by default), pointed at a closed port unless overridden. */
 export function completionsModel(overrides: Partial<Model<"openai-completions">> = {}): Model<"openai-completions"> {
@@ -83,18 +92,20 @@ export function textStream(text = "Hi"): string {
 }
 
 /**
- * Runs one request of `model` (re-pointed at `server`) against a scripted text stream and returns
- * the request the server recorded and the stream's recorded events.
+ * Runs one request of `model` (re-pointed at `server`) against a scripted text stream, with
+ * `run` (default `streamOpenAICompletions`), and returns the request the server recorded and the
+ * stream's recorded events.
  */
 export async function capture(
 	server: ReplayServer,
 	model: Model<"openai-completions">,
 	context: Context,
-	options: OpenAICompletionsOptions = {},
+	options: OpenAICompletionsOptions | SimpleStreamOptions = {},
+	run: StreamFunction<"openai-completions", OpenAICompletionsOptions | SimpleStreamOptions> = streamOpenAICompletions,
 ): Promise<{ request: RecordedRequest; recorded: RecordedEvents }> {
 	server.reset();
 	server.enqueue(sseResponse(textStream()));
-	const recorded = await recordEvents(streamOpenAICompletions({ ...model, baseUrl: `${server.url}/v1` }, context, options));
+	const recorded = await recordEvents(run({ ...model, baseUrl: `${server.url}/v1` }, context, options));
 	const request = server.requests[0];
 	if (!request) throw new Error(`No request was recorded; the stream ended with: ${recorded.message.errorMessage}`);
 	return { request, recorded };
