@@ -10,29 +10,34 @@ export interface AnthropicCacheControl {
 	ttl?: "1h";
 }
 
+/** A text block, in system, user or assistant content. */
 export interface AnthropicTextBlock {
 	type: "text";
 	text: string;
 	cache_control?: AnthropicCacheControl;
 }
 
+/** An image sent inline as base64. */
 export interface AnthropicImageBlock {
 	type: "image";
 	source: { type: "base64"; media_type: string; data: string };
 	cache_control?: AnthropicCacheControl;
 }
 
+/** Replayed thinking: the text and the signature that lets the model verify it. */
 export interface AnthropicThinkingBlock {
 	type: "thinking";
 	thinking: string;
 	signature: string;
 }
 
+/** Replayed redacted thinking: the encrypted reasoning as the model sent it. */
 export interface AnthropicRedactedThinkingBlock {
 	type: "redacted_thinking";
 	data: string;
 }
 
+/** A client tool call in assistant content. */
 export interface AnthropicToolUseBlock {
 	type: "tool_use";
 	id: string;
@@ -41,6 +46,7 @@ export interface AnthropicToolUseBlock {
 	cache_control?: AnthropicCacheControl;
 }
 
+/** The result of a tool call, in the user turn after it. */
 export interface AnthropicToolResultBlock {
 	type: "tool_result";
 	tool_use_id: string;
@@ -50,17 +56,21 @@ export interface AnthropicToolResultBlock {
 	cache_control?: AnthropicCacheControl;
 }
 
+/** Blocks a user turn may hold. */
 export type AnthropicUserBlock = AnthropicTextBlock | AnthropicImageBlock | AnthropicToolResultBlock;
+/** Blocks an assistant turn may hold. */
 export type AnthropicAssistantBlock =
 	| AnthropicTextBlock
 	| AnthropicThinkingBlock
 	| AnthropicRedactedThinkingBlock
 	| AnthropicToolUseBlock;
 
+/** One turn of `messages`. */
 export type AnthropicMessageParam =
 	| { role: "user"; content: AnthropicUserBlock[] }
 	| { role: "assistant"; content: AnthropicAssistantBlock[] };
 
+/** A tool definition. */
 export interface AnthropicTool {
 	name: string;
 	description: string;
@@ -68,6 +78,7 @@ export interface AnthropicTool {
 	input_schema: unknown;
 }
 
+/** Which tools the model may or must call. */
 export type AnthropicToolChoice =
 	| { type: "auto" }
 	| { type: "any" }
@@ -115,6 +126,7 @@ export interface AnthropicWireContentBlock {
 	input?: unknown;
 }
 
+/** The `delta` of a `content_block_delta` event. */
 export interface AnthropicWireDelta {
 	type: string;
 	text?: string;
