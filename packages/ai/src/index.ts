@@ -68,6 +68,7 @@ export { CONTEXT_OVERFLOW_PATTERNS, isContextOverflow } from "./context-overflow
 export type { OpenAICompletionsOptions } from "./providers/openai-completions/options.js";
 export type { ResolvedOpenAICompletionsCompat } from "./providers/openai-completions/detect-compat.js";
 export type { AnthropicEffort, AnthropicOptions, AnthropicToolChoiceOption } from "./providers/anthropic-messages.js";
+export type { GoogleCompat, GoogleOptions, GoogleThinkingLevel } from "./providers/google-generative-ai.js";
 export type { OpenAIResponsesOptions } from "./providers/openai-responses/options.js";
 export type {
 	ResponsesReasoningEffort,

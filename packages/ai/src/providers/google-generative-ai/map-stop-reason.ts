@@ -56,6 +56,6 @@ export function mapStopReason(finishReason: string, hasToolCalls: boolean, finis
 
 /** The error message for a prompt that Gemini blocked (`promptFeedback.blockReason`). */
 export function blockedPromptMessage(blockReason: string, blockReasonMessage?: string): string {
-	const detail = blockReasonMessage ? `: ${blockReasonMessage}` : "";
-	return `Gemini blocked the prompt (promptFeedback.blockReason ${blockReason})${detail}.`;
+	const text = `Gemini blocked the prompt (promptFeedback.blockReason ${blockReason})${blockReasonMessage ? `: ${blockReasonMessage}` : ""}`;
+	return /[.!?]$/.test(text) ? text : `${text}.`;
 }

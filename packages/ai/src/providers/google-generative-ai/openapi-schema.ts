@@ -115,7 +115,8 @@ function convert(node: JsonObject, scope: Scope): JsonObject {
 
 	const properties = asObject(node.properties);
 	if (properties) {
-		const converted: JsonObject = {};
+		// Properties merged from `allOf` stay; the node's own are added to them.
+		const converted: JsonObject = asObject(out.properties) ?? {};
 		for (const [name, value] of Object.entries(properties)) {
 			const property = asObject(value);
 			defineOwn(converted, name, property ? convert(property, scope) : {});
@@ -123,8 +124,10 @@ function convert(node: JsonObject, scope: Scope): JsonObject {
 		out.properties = converted;
 		out.type ??= "OBJECT";
 	}
-	if (Array.isArray(node.required)) {
-		const names = node.required.filter((name): name is string => typeof name === "string");
+	const required = [...(Array.isArray(out.required) ? out.required : []), ...(Array.isArray(node.required) ? node.required : [])];
+	delete out.required;
+	if (required.length > 0) {
+		const names = [...new Set(required.filter((name): name is string => typeof name === "string"))];
 		// Gemini rejects `required` names that are not declared properties.
 		const declared = asObject(out.properties);
 		const kept = declared ? names.filter((name) => Object.hasOwn(declared, name)) : names;

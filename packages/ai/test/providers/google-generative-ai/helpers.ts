@@ -1,7 +1,7 @@
 /** Shared helpers of the google-generative-ai provider tests. */
 import { streamGoogle, streamSimpleGoogle, type GoogleOptions } from "../../../src/providers/google-generative-ai.js";
 import { type RecordedEvents, type ReplayServer, recordEvents, sseResponse } from "../../../src/testing/index.js";
-import type { Context, Model, SimpleStreamOptions } from "../../../src/types.js";
+import type { AssistantMessage, Context, Model, SimpleStreamOptions, ToolResultMessage } from "../../../src/types.js";
 
 export const API = "google-generative-ai";
 export const TEST_KEY = "test-gemini-key-0123456789";
@@ -73,4 +73,28 @@ export async function capturedSimpleBody(
 /** Streams `context` against the next scripted response and records every event. */
 export function run(server: ReplayServer, options: GoogleOptions = {}, model = geminiModel(), context = HELLO): Promise<RecordedEvents> {
 	return recordEvents(streamGoogle(onServer(server, model), context, { apiKey: TEST_KEY, ...options }));
+}
+
+const ZERO_USAGE = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
+
+/** An assistant message as `model` (default: gemini-2.5-flash on provider google) produced it. */
+export function assistantMessage(
+	content: AssistantMessage["content"],
+	from: { model?: string; provider?: string; api?: string; stopReason?: AssistantMessage["stopReason"] } = {},
+): AssistantMessage {
+	return {
+		role: "assistant",
+		content,
+		api: from.api ?? "google-generative-ai",
+		provider: from.provider ?? "google",
+		model: from.model ?? "gemini-2.5-flash",
+		usage: ZERO_USAGE,
+		stopReason: from.stopReason ?? (content.some((block) => block.type === "toolCall") ? "toolUse" : "stop"),
+		timestamp: 2,
+	};
+}
+
+/** A tool result for `toolCallId`. */
+export function toolResult(toolCallId: string, toolName: string, content: ToolResultMessage["content"], isError = false): ToolResultMessage {
+	return { role: "toolResult", toolCallId, toolName, content, isError, timestamp: 3 };
 }
