@@ -71,12 +71,12 @@ function pickModel(): { model: Model; label: string } {
 	}
 	const candidates: [string, string][] = [
 		["openai", "gpt-4o-mini"],
-		["anthropic", "claude-haiku-4-5"],
+		["anthropic", "claude-3-5-haiku-20241022"],
 		["google", "gemini-2.5-flash"],
 	];
 	for (const [provider, id] of candidates) {
 		if (!getEnvApiKey(provider)) continue;
-		const model = getModel(provider as "openai", id as "gpt-4o-mini") as Model | undefined;
+		const model = getModel(provider, id);
 		if (model) return { model, label: `${provider}/${id}` };
 	}
 	const faux = registerFauxProvider({ tokensPerSecond: 60, tokenSize: { min: 1, max: 4 } });

@@ -9,7 +9,7 @@ const BODY = 'event: a\ndata: {"n":1}\n\ndata: {"n":2}\r\n\r\ndata: {"text":"hé
 
 let server: ReplayServer;
 beforeAll(async () => {
-	server = await startReplayServer({ chunking: { minSize: 1, maxSize: 5 } });
+	server = await startReplayServer({ chunking: { minChunkBytes: 1, maxChunkBytes: 5 } });
 });
 afterAll(() => server.close());
 beforeEach(() => server.reset());
