@@ -286,7 +286,8 @@ export class ResponsesStreamState {
 			if (item.id) this.builder.setSignature(entry.index, encodeTextSignature({ id: item.id, phase: item.phase ?? undefined }));
 		} else if (entry.kind === "thinking") {
 			if (!entry.hasText) {
-				const parts = [...(item.summary ?? []), ...((item.content as { text?: string }[] | undefined) ?? [])];
+				// Summary parts, then raw reasoning text (`content`, LM Studio / DeepSeek).
+				const parts = [...(item.summary ?? []), ...(item.content ?? [])];
 				const text = parts
 					.map((part) => part.text ?? "")
 					.filter((part) => part !== "")
