@@ -141,6 +141,22 @@ describe("ResponsesStreamState", () => {
 		expect(() => state.handleData("{oops")).toThrow(/^Malformed JSON in stream event: \{oops$/);
 	});
 
+	it("opens blocks for items a server never announced with output_item.added", async () => {
+		const { message } = await replay([
+			created,
+			{ type: "response.reasoning_text.delta", output_index: 0, item_id: "rs_x", content_index: 0, delta: "Hmm." },
+			{ type: "response.output_text.delta", output_index: 1, item_id: "msg_x", delta: "Answer" },
+			// A finished item with no events before it at all.
+			done(2, { type: "message", id: "msg_y", content: [{ type: "output_text", text: "Late" }] }),
+			completed,
+		]);
+		expect(message.content).toEqual([
+			{ type: "thinking", thinking: "Hmm." },
+			{ type: "text", text: "Answer", textSignature: '{"id":"msg_x"}' },
+			{ type: "text", text: "Late", textSignature: '{"id":"msg_y"}' },
+		]);
+	});
+
 	it("gives a function_call without deltas its arguments from the finished item, and {} when there are none", async () => {
 		const { message } = await replay([
 			created,
