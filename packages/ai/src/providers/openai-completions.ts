@@ -51,7 +51,7 @@ export const streamOpenAICompletions: StreamFunction<"openai-completions", OpenA
 		if (!apiKey) assertKeyOptional(model);
 		const request = buildRequest(model, context, options, compat, apiKey);
 		const body = (await options?.onPayload?.(request.body, model)) ?? request.body;
-		const state = new CompletionsStreamState(builder);
+		const state = new CompletionsStreamState(builder, [apiKey]);
 		const events = postEventStream({
 			url: request.url,
 			headers: request.headers,

@@ -1,6 +1,7 @@
 import type { AssistantMessageBuilder } from "../../assistant-message-builder.js";
 import { extractErrorMessage } from "../../http/error-body.js";
 import type { ServerSentEvent } from "../../http/post-event-stream.js";
+import { redactSecrets } from "../../utils/redact.js";
 import { mapStopReason, stopReasonErrorMessage } from "./map-stop-reason.js";
 import { parseUsage } from "./parse-usage.js";
 import type { WireChunk, WireDelta, WireToolCallDelta } from "./wire-types.js";
@@ -43,7 +44,14 @@ export class CompletionsStreamState {
 	/** Content indexes of calls whose id was generated because the wire had none (yet). */
 	private readonly generatedIds = new Set<number>();
 
-	constructor(private readonly builder: AssistantMessageBuilder) {}
+	/**
+	 * @param secrets Strings (an API key read from the environment) scrubbed from the error
+	 *   messages this state writes, on top of what the builder scrubs.
+	 */
+	constructor(
+		private readonly builder: AssistantMessageBuilder,
+		private readonly secrets: readonly (string | undefined)[] = [],
+	) {}
 
 	/** Handles one server-sent event. Returns `stop` once the message is finished. */
 	handle(event: ServerSentEvent): HandleResult {
@@ -58,12 +66,12 @@ export class CompletionsStreamState {
 		try {
 			chunk = JSON.parse(data);
 		} catch {
-			throw new Error(`Malformed JSON in stream event: ${preview(data)}`);
+			throw new Error(redactSecrets(`Malformed JSON in stream event: ${preview(data)}`, this.secrets));
 		}
 		if (typeof chunk !== "object" || chunk === null || Array.isArray(chunk)) return "continue";
 		const wire = chunk as WireChunk;
 		if (event.event === "error" || (wire.error !== undefined && wire.error !== null)) {
-			this.builder.finish("error", { errorMessage: streamErrorMessage(data) });
+			this.builder.finish("error", { errorMessage: redactSecrets(streamErrorMessage(data), this.secrets) });
 			return "stop";
 		}
 		this.chunk(wire);

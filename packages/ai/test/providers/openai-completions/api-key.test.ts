@@ -61,6 +61,16 @@ describe("hosted servers", () => {
 		expect(server.requests[0]?.headers.authorization).toBe("Bearer sk-from-env");
 	});
 
+	it("a key from the environment echoed in an in-stream error is scrubbed", async () => {
+		vi.stubEnv("DEEPSEEK_API_KEY", "sk-env-secret-77");
+		server.reset();
+		server.enqueue(sseResponse('event: error\ndata: {"error":{"message":"bad key sk-env-secret-77"}}\n\n'));
+		const message = await streamOpenAICompletions(completionsModel({ provider: "deepseek", baseUrl: `${server.url}/v1` }), ask()).result();
+		expect(message.stopReason).toBe("error");
+		expect(message.errorMessage).toContain("bad key [REDACTED]");
+		expect(message.errorMessage).not.toContain("sk-env-secret-77");
+	});
+
 	it("options.apiKey wins over the environment", async () => {
 		vi.stubEnv("DEEPSEEK_API_KEY", "sk-from-env");
 		server.reset();
