@@ -9,7 +9,9 @@ import type { GeminiThinkingConfig } from "./wire-types.js";
  * thinking option was given (the model's default applies).
  *
  * - enabled: `includeThoughts: true`, plus `thinkingLevel` (lowercase, as in Google's REST
- *   examples) or `thinkingBudget`; when both are given, the model's own control wins.
+ *   examples) or `thinkingBudget`; when both are given, the model's own control wins. A level
+ *   given to a budget model (Gemini 2.x rejects `thinkingLevel`) becomes that level's default
+ *   budget, kept within the model's range.
  * - disabled: a budget model gets `thinkingBudget: 0`, or its smallest budget when it cannot turn
  *   thinking off (2.5 Pro: 128); a level model gets its lowest level (`minimal` on Flash, `low` on
  *   Pro), since Gemini 3 cannot turn thinking off. Thoughts are not requested.
@@ -24,10 +26,19 @@ export function buildThinkingConfig(
 		return { thinkingBudget: compat.budgetRange.canDisable ? 0 : compat.budgetRange.min };
 	}
 	const config: GeminiThinkingConfig = { includeThoughts: true };
-	const level = thinking.level && thinking.level !== "THINKING_LEVEL_UNSPECIFIED" ? thinking.level.toLowerCase() : undefined;
+	const level = thinking.level && thinking.level !== "THINKING_LEVEL_UNSPECIFIED" ? thinking.level : undefined;
 	const budget = thinking.budgetTokens;
-	if (level !== undefined && (budget === undefined || compat.thinkingControl === "level")) config.thinkingLevel = level;
-	else if (budget !== undefined) config.thinkingBudget = budget;
+	if (compat.thinkingControl === "level") {
+		if (level !== undefined) config.thinkingLevel = level.toLowerCase();
+		// Gemini 3 still accepts a budget, for backward compatibility.
+		else if (budget !== undefined) config.thinkingBudget = budget;
+	} else if (budget !== undefined) {
+		config.thinkingBudget = budget;
+	} else if (level !== undefined) {
+		// Gemini 2.x rejects `thinkingLevel`: the level becomes its default budget, within the model's range.
+		const range = compat.budgetRange;
+		config.thinkingBudget = Math.min(range.max, Math.max(range.min, thinkingBudget(level.toLowerCase() as ThinkingLevel)));
+	}
 	return config;
 }
 

@@ -65,6 +65,14 @@ describe("google-generative-ai faults: connection and abort", () => {
 		expect(message.content[0]).toMatchObject({ type: "toolCall", name: "getWeather", arguments: { location: "Boston" } });
 	});
 
+	it("keeps the arguments of a Vertex streamed call when the connection resets inside it", async () => {
+		server.enqueue(sseResponse(VERTEX, { resetAfterBytes: afterEvent(VERTEX, 6) + 5 }));
+		const { message } = assertEventProtocol(await run(server));
+		expect(message.stopReason).toBe("error");
+		expect(message.content).toHaveLength(2);
+		expect(message.content[1]).toMatchObject({ type: "toolCall", name: "getWeather", arguments: { location: "San Francisco" } });
+	});
+
 	it("ends as aborted without a request when the signal is already aborted", async () => {
 		const controller = new AbortController();
 		controller.abort();

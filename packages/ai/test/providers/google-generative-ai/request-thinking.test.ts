@@ -19,6 +19,8 @@ describe("google-generative-ai request: thinking", () => {
 		["gemini-2.5-flash", { enabled: true }, { includeThoughts: true }],
 		["gemini-2.5-flash", { enabled: true, budgetTokens: 4000 }, { includeThoughts: true, thinkingBudget: 4000 }],
 		["gemini-2.5-flash", { enabled: true, budgetTokens: 4000, level: "HIGH" }, { includeThoughts: true, thinkingBudget: 4000 }],
+		["gemini-2.5-flash", { enabled: true, level: "LOW" }, { includeThoughts: true, thinkingBudget: 2048 }],
+		["gemini-2.5-pro", { enabled: true, level: "MINIMAL" }, { includeThoughts: true, thinkingBudget: 1024 }],
 		["gemini-2.5-flash", { enabled: false }, { thinkingBudget: 0 }],
 		["gemini-2.5-pro", { enabled: false }, { thinkingBudget: 128 }],
 		["gemini-3-pro-preview", { enabled: true, level: "LOW" }, { includeThoughts: true, thinkingLevel: "low" }],
