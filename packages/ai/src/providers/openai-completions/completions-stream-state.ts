@@ -112,8 +112,10 @@ export class CompletionsStreamState {
 	}
 
 	private delta(delta: WireDelta): void {
-		if (typeof delta.reasoning_content === "string") this.thinking(delta.reasoning_content);
-		if (typeof delta.reasoning === "string") this.thinking(delta.reasoning);
+		// Some servers send the same reasoning under both names (vLLM while renaming
+		// `reasoning_content` to `reasoning`, gateways that fill both): read one, never both.
+		if (typeof delta.reasoning_content === "string" && delta.reasoning_content !== "") this.thinking(delta.reasoning_content);
+		else if (typeof delta.reasoning === "string") this.thinking(delta.reasoning);
 		const content = delta.content;
 		if (typeof content === "string") {
 			this.text(content);

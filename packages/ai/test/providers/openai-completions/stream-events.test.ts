@@ -110,6 +110,11 @@ describe("content", () => {
 		]);
 	});
 
+	it("reasoning sent under both names in one delta is read once", async () => {
+		const message = await replay(chunk({ reasoning_content: "same", reasoning: "same" }) + chunk({ reasoning_content: "", reasoning: " more" }) + chunk({}, "stop") + DONE);
+		expect(message.content).toEqual([{ type: "thinking", thinking: "same more" }]);
+	});
+
 	it("only choice 0 is read when a server sends several", async () => {
 		const both = data({ id: "x", choices: [{ index: 1, delta: { content: "other" } }, { index: 0, delta: { content: "mine" } }] });
 		const message = await replay(both + chunk({}, "stop") + DONE);
