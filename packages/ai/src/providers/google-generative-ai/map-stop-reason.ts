@@ -33,8 +33,9 @@ const ERROR_REASONS: Readonly<Record<string, string>> = {
  * Maps a Gemini `finishReason`: `STOP` is `stop`, or `toolUse` when the message has function calls;
  * `MAX_TOKENS` is `length`; the refusal and failure reasons (`SAFETY`, `RECITATION`, `BLOCKLIST`,
  * `PROHIBITED_CONTENT`, `SPII`, `MALFORMED_FUNCTION_CALL`, `OTHER`, …) are `error` with a message
- * naming the reason (plus Gemini's `finishMessage`); any value not known here is `stop`, so a new
- * enum value never breaks a reply.
+ * naming the reason (plus Gemini's `finishMessage`). Any other value is an `error` too, as
+ * CONFORMANCE.md's Gemini row requires: every Gemini finish reason besides `STOP` and
+ * `MAX_TOKENS` (including `FINISH_REASON_UNSPECIFIED`) reports a reply that did not end normally.
  *
  * @example
  * mapStopReason("SAFETY", false).errorMessage; // "Gemini stopped with finishReason SAFETY: the response was flagged by the safety filters."
@@ -47,9 +48,9 @@ export function mapStopReason(finishReason: string, hasToolCalls: boolean, finis
 			return { reason: "length" };
 		default: {
 			const meaning = ERROR_REASONS[finishReason];
-			if (meaning === undefined) return { reason: hasToolCalls ? "toolUse" : "stop" };
 			const detail = finishMessage ? ` (${finishMessage})` : "";
-			return { reason: "error", errorMessage: `Gemini stopped with finishReason ${finishReason}: ${meaning}${detail}.` };
+			const what = meaning ?? "a reason this library does not know, so the reply may be incomplete";
+			return { reason: "error", errorMessage: `Gemini stopped with finishReason ${finishReason}: ${what}${detail}.` };
 		}
 	}
 }

@@ -128,10 +128,14 @@ describe("google-generative-ai stream: parts to blocks", () => {
 		expect(message.stopReason).toBe("stop");
 	});
 
-	it("keeps an unknown finishReason raw and treats it as stop", async () => {
+	it("keeps an unknown finishReason raw and treats it as an error that keeps the text (CONFORMANCE: any other → error)", async () => {
 		const message = await replay(candidate([{ text: "x" }], { finishReason: "SOMETHING_NEW" }));
-		expect(message.stopReason).toBe("stop");
+		expect(message.stopReason).toBe("error");
 		expect(message.rawStopReason).toBe("SOMETHING_NEW");
+		expect(message.errorMessage).toBe(
+			"Gemini stopped with finishReason SOMETHING_NEW: a reason this library does not know, so the reply may be incomplete.",
+		);
+		expect(message.content).toEqual([{ type: "text", text: "x" }]);
 	});
 
 	it("names MALFORMED_FUNCTION_CALL and Gemini's finishMessage in the error", async () => {
