@@ -19,7 +19,9 @@ export function createProviderStream<TApi extends Api>(
 	stream?: AssistantMessageEventStream,
 ): AssistantMessageEventStream {
 	const signal = options?.signal;
-	const builder = new AssistantMessageBuilder(model, [options?.apiKey], stream);
+	const target = stream ?? adoptedStream;
+	adoptedStream = undefined;
+	const builder = new AssistantMessageBuilder(model, [options?.apiKey], target);
 	if (signal?.aborted) {
 		builder.fail(signal.reason, signal);
 		return builder.stream;
@@ -43,4 +45,23 @@ export function createProviderStream<TApi extends Api>(
 		(error: unknown) => settle(error ?? new Error("The provider failed without a reason.")),
 	);
 	return builder.stream;
+}
+
+let adoptedStream: AssistantMessageEventStream | undefined;
+
+/**
+ * Calls `start` so that the first `createProviderStream` it makes, synchronously, pushes its
+ * events straight into `stream` instead of a stream of its own. The lazy loader of built-in
+ * providers uses it: it must return a stream before the provider module has loaded, and this
+ * lets the provider fill that very stream, with no forwarding of events one tick late.
+ * Returns what `start` returned; when that is not `stream` (a provider that does not use
+ * `createProviderStream`), the caller forwards its events instead.
+ */
+export function adoptStream<T>(stream: AssistantMessageEventStream, start: () => T): T {
+	adoptedStream = stream;
+	try {
+		return start();
+	} finally {
+		adoptedStream = undefined;
+	}
 }

@@ -80,3 +80,30 @@ describe("createProviderStream", () => {
 		expect((await stream.result()).stopReason).toBe("aborted");
 	});
 });
+
+describe("lazily loaded built-in providers", () => {
+	it("push their events straight into the returned stream on the first call, so partial state is current at push time", async () => {
+		const { registerBuiltinApiProviders } = await import("../src/providers/register-builtins.js");
+		const { clearApiProviders } = await import("../src/api-registry.js");
+		const { stream } = await import("../src/stream.js");
+		const { recordEvents, startReplayServer, sseResponse, loadFixture } = await import("../src/testing/index.js");
+		clearApiProviders();
+		registerBuiltinApiProviders();
+		const server = await startReplayServer();
+		try {
+			server.enqueue(sseResponse(loadFixture("openai-completions", "text-basic")));
+			const live = stream(
+				{ ...model, api: "openai-completions", provider: "openai", baseUrl: server.url },
+				{ messages: [{ role: "user", content: "hi", timestamp: 1 }] },
+				{ apiKey: "sk-test-key-123456" },
+			);
+			const recorded = await recordEvents(live);
+			expect(recorded.message.stopReason).toBe("stop");
+			const states = recorded.partialStates.slice(0, -1).map((state) => state.stopReason);
+			expect(states.length).toBeGreaterThan(3);
+			expect(new Set(states)).toEqual(new Set(["pending"]));
+		} finally {
+			await server.close();
+		}
+	});
+});

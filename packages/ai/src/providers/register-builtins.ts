@@ -1,6 +1,7 @@
 import { type ApiProvider, getApiProvider, registerApiProvider } from "../api-registry.js";
 import { AssistantMessageBuilder } from "../assistant-message-builder.js";
 import { AssistantMessageEventStream } from "../event-stream.js";
+import { adoptStream } from "../provider-stream.js";
 import type { Api, Context, Model, StreamOptions } from "../types.js";
 
 type Loader = () => Promise<Pick<ApiProvider, "stream" | "streamSimple">>;
@@ -48,7 +49,8 @@ function lazyProvider(api: Api, load: Loader): ApiProvider {
 			load().then(
 				async (provider) => {
 					loaded = provider;
-					const inner = provider[kind](model, context, options);
+					const inner = adoptStream(outer, () => provider[kind](model, context, options));
+					if (inner === outer) return;
 					for await (const event of inner) outer.push(event);
 					outer.end(await inner.result());
 				},
