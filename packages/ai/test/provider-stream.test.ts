@@ -99,7 +99,7 @@ describe("lazily loaded built-in providers", () => {
 			);
 			const recorded = await recordEvents(live);
 			expect(recorded.message.stopReason).toBe("stop");
-			const states = recorded.partialStates.slice(0, -1).map((state) => state.stopReason);
+			const states = recorded.partialStates.slice(0, -1).map((state) => state?.stopReason);
 			expect(states.length).toBeGreaterThan(3);
 			expect(new Set(states)).toEqual(new Set(["pending"]));
 		} finally {
