@@ -93,6 +93,8 @@ export interface WireUsage {
 	prompt_tokens_details?: { cached_tokens?: number | null } | null;
 	/** DeepSeek's own name for cached prompt tokens. */
 	prompt_cache_hit_tokens?: number;
+	total_tokens?: number;
+	completion_tokens_details?: { reasoning_tokens?: number | null } | null;
 }
 
 export interface WireToolCallDelta {

@@ -198,8 +198,9 @@ const EXPECTED: Record<string, Expected> = {
 		responseId: "de9d896d-e946-b3a7-bb14-75ab33326930",
 		stopReason: "toolUse",
 		raw: "tool_calls",
-		// The table: output is completion_tokens (26). xAI counts reasoning separately (total 513).
-		usage: { input: 1, output: 26, cacheRead: 290, cacheWrite: 0 },
+		// xAI counts its 196 reasoning tokens outside completion_tokens (26) and inside total_tokens
+		// (513 = 291 + 26 + 196): output counts them too, so totalTokens matches the server's 513.
+		usage: { input: 1, output: 222, cacheRead: 290, cacheWrite: 0 },
 		blocks: [
 			{ type: "thinking", start: "First, the user is", sha: "63295441958c2748" },
 			{ type: "toolCall", id: "call_55117580", name: "weather", arguments: { location: "San Francisco" } },

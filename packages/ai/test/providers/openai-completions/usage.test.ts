@@ -25,6 +25,14 @@ describe("parseUsage", () => {
 		expect(parseUsage({ prompt_tokens: 100, prompt_tokens_details: { cached_tokens: 10 }, prompt_cache_hit_tokens: 64 })).toMatchObject({ input: 90, cacheRead: 10 });
 	});
 
+	it("adds reasoning tokens that a server (xAI) counts outside completion_tokens but inside total_tokens", () => {
+		const xai = { prompt_tokens: 291, completion_tokens: 26, total_tokens: 513, completion_tokens_details: { reasoning_tokens: 196 } };
+		expect(parseUsage(xai)).toMatchObject({ output: 222 });
+		// OpenAI and DeepSeek include reasoning in completion_tokens already: nothing is added.
+		const openai = { prompt_tokens: 15, completion_tokens: 78, total_tokens: 93, completion_tokens_details: { reasoning_tokens: 64 } };
+		expect(parseUsage(openai)).toMatchObject({ output: 78 });
+	});
+
 	it("missing or invalid fields count 0", () => {
 		expect(parseUsage({})).toEqual({ input: 0, output: 0, cacheRead: 0, cacheWrite: 0 });
 		expect(parseUsage({ prompt_tokens: -3, completion_tokens: Number.NaN })).toEqual({ input: 0, output: 0, cacheRead: 0, cacheWrite: 0 });
