@@ -227,7 +227,7 @@ export interface OpenAICompletionsCompat {
 	requiresToolResultName?: boolean;
 	/** Send `strict` on tool definitions. */
 	supportsStrictMode?: boolean;
-	/** How the server streams reasoning and wants it replayed. */
+	/** How the server wants reasoning replayed to it. Streamed reasoning is read in every format. */
 	thinkingFormat?: "reasoning_content" | "reasoning" | "content-parts" | "none";
 	/** A user message right after tool results needs an assistant message in between (e.g. Mistral). */
 	requiresAssistantAfterToolResult?: boolean;
