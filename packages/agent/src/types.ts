@@ -92,17 +92,24 @@ export interface AgentTool<TParameters extends TSchema = TSchema, TDetails = any
 	 * Adapts raw arguments before validation, e.g. to accept an older argument shape. The value
 	 * it returns is what gets validated.
 	 */
-	prepareArguments?: (args: unknown) => Static<TParameters>;
+	prepareArguments?: (args: unknown) => AgentToolArguments<TParameters>;
 	/** Runs the tool. Throw on failure rather than encoding errors in `content`. */
 	execute: (
 		toolCallId: string,
-		params: Static<TParameters>,
+		params: AgentToolArguments<TParameters>,
 		signal?: AbortSignal,
 		onUpdate?: AgentToolUpdateCallback<TDetails>,
 	) => Promise<AgentToolResult<TDetails>>;
 	/** Overrides the loop's mode for this tool: `sequential` runs it alone, after the calls before it. */
 	executionMode?: ToolExecutionMode;
 }
+
+/**
+ * The arguments `execute` receives: `Static<TParameters>`, except for `AgentTool<any>` (the
+ * type of tool lists), where typebox's `Static<any>` would be `unknown` and no concrete tool
+ * would fit the list.
+ */
+export type AgentToolArguments<TParameters extends TSchema> = 0 extends 1 & TParameters ? any : Static<TParameters>;
 
 /** A tool-call block of an assistant message. */
 export type AgentToolCall = ToolCall;
