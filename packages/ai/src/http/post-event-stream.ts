@@ -127,6 +127,10 @@ async function* attempt_(request: EventStreamRequest, body: string): AsyncGenera
 		});
 		const decoder = new TextDecoder();
 		let endsWithCarriageReturn = false;
+		// The start of a body that has produced no event yet: a proxy or gateway that answers 200
+		// with an `event-stream` label but a JSON (or text) error body has no `data:` lines, and its
+		// message would otherwise be lost in "the stream ended before its final event".
+		let eventless: string | undefined = "";
 		reader = response.body.getReader();
 		for (;;) {
 			let chunk: ReadableStreamReadResult<Uint8Array>;
@@ -139,8 +143,10 @@ async function* attempt_(request: EventStreamRequest, body: string): AsyncGenera
 			timer?.refresh();
 			const text = decoder.decode(chunk.value, { stream: true });
 			if (text.length > 0) endsWithCarriageReturn = text.charCodeAt(text.length - 1) === 13;
+			if (eventless !== undefined && eventless.length < EVENTLESS_BODY_LIMIT) eventless += text;
 			parser.feed(text);
 			if (events.length > 0) {
+				eventless = undefined;
 				for (let i = 0; i < events.length; i++) yield events[i] as ServerSentEvent;
 				events.length = 0;
 			}
@@ -148,6 +154,10 @@ async function* attempt_(request: EventStreamRequest, body: string): AsyncGenera
 		// A body whose last line ends in a lone CR (CR-only framing) leaves the parser waiting for a
 		// possible LF; at the end of the body there is none, so the line is complete.
 		parser.feed(decoder.decode() + (endsWithCarriageReturn ? "\n" : ""));
+		if (events.length === 0 && eventless !== undefined) {
+			const error = eventlessBodyError(response, eventless, request.url, request.secrets ?? []);
+			if (error) throw error;
+		}
 		for (const event of events) yield event;
 		reader = undefined;
 	} finally {
@@ -156,6 +166,27 @@ async function* attempt_(request: EventStreamRequest, body: string): AsyncGenera
 		// Cancelling an unfinished body releases the socket back (or closes it).
 		if (reader) reader.cancel().catch(() => {});
 	}
+}
+
+/** How much of an event-less body is kept to explain it. */
+const EVENTLESS_BODY_LIMIT = 65_536;
+
+/**
+ * The error for a 2xx event stream that ended without a single event but had lines that are not
+ * SSE: an error body under an `event-stream` label. `undefined` when there is nothing but SSE (an
+ * empty body, keep-alives, an event cut off), so that the provider reports the missing final event.
+ */
+function eventlessBodyError(response: Response, body: string, url: string, secrets: readonly (string | undefined)[]): ApiCallError | undefined {
+	const content = body
+		.replace(/^\uFEFF/, "")
+		.split(/\r\n|\r|\n/)
+		// Comments (keep-alives) and a cut-off first event are SSE, not an error body.
+		.filter((line) => !line.startsWith(":") && !/^(data|event|id|retry)(:|$)/.test(line))
+		.join("\n");
+	const providerMessage = extractErrorMessage(content);
+	if (providerMessage === undefined) return undefined;
+	const message = redactSecrets(`HTTP ${response.status}: the event stream held no events, only this body: ${providerMessage}`, secrets);
+	return new ApiCallError(message, { url, status: response.status, providerMessage: redactSecrets(providerMessage, secrets) });
 }
 
 async function readText(response: Response, onBytes: () => void): Promise<string> {

@@ -1,0 +1,44 @@
+/** Reference runs: what a provider makes of a body when nothing goes wrong. */
+import { sseResponse } from "../../../src/testing/index.js";
+import type { AssistantMessage, AssistantMessageEvent } from "../../../src/types.js";
+import type { ProviderAdapter } from "./adapters.js";
+import { runCase } from "./run-case.js";
+import { withServer } from "./with-server.js";
+
+const cache = new Map<string, Promise<{ message: AssistantMessage; events: AssistantMessageEvent[] }>>();
+
+/** The final message and events of `body` replayed whole (cached per adapter and body). */
+export function referenceRun(adapter: ProviderAdapter, body: Uint8Array, key = "fixture"): Promise<{ message: AssistantMessage; events: AssistantMessageEvent[] }> {
+	const id = `${adapter.api}:${key}`;
+	let run = cache.get(id);
+	if (!run) {
+		run = withServer(async (server) => {
+			server.enqueue(sseResponse(body));
+			const result = await runCase(adapter, server);
+			if (result.message.stopReason === "error" || result.message.stopReason === "aborted") {
+				throw new Error(`reference run of ${id} failed: ${result.message.errorMessage}`);
+			}
+			return { message: result.message, events: result.events };
+		});
+		cache.set(id, run);
+	}
+	return run;
+}
+
+/**
+ * Whether `partial` holds a prefix of `full`: the same blocks in the same order, each one equal
+ * except that text and thinking of the last block may be cut short. A tool call that was still
+ * streaming may hold fewer arguments.
+ */
+export function isContentPrefix(partial: AssistantMessage["content"], full: AssistantMessage["content"]): boolean {
+	if (partial.length > full.length) return false;
+	return partial.every((block, index) => {
+		const other = full[index];
+		if (!other || other.type !== block.type) return false;
+		const last = index === partial.length - 1;
+		if (block.type === "text" && other.type === "text") return last ? other.text.startsWith(block.text) : other.text === block.text;
+		if (block.type === "thinking" && other.type === "thinking") return last ? other.thinking.startsWith(block.thinking) : other.thinking === block.thinking;
+		if (block.type === "toolCall" && other.type === "toolCall") return block.id === other.id && block.name === other.name;
+		return false;
+	});
+}
