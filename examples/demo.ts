@@ -1,37 +1,35 @@
 /**
- * `pnpm demo`: the seed's calculator conversation, streamed live.
+ * `pnpm demo`: the seed's calculator agent, streamed live.
  *
  * The user asks "帮我算 3 + 4"; the assistant calls the `calculator` tool; the tool answers "7";
  * the assistant replies. Text streams as it arrives, thinking is dimmed, tool calls show their
- * arguments as they form. Then the transcript is printed as JSON, with usage and cost.
+ * arguments as they form; the agent's events drive the output. Then the transcript is printed
+ * as JSON in the seed's shape, with usage and cost.
  *
  * It uses a real provider when its key is set (see pickModel), and otherwise the built-in
  * scripted provider, so it always works offline.
  */
+import { Agent, type AgentEvent, type AgentTool } from "@pi/agent-core";
 import {
-	type AssistantMessage,
 	type AssistantMessageEvent,
-	type Context,
 	fauxAssistantMessage,
 	fauxText,
 	fauxThinking,
 	fauxToolCall,
 	getEnvApiKey,
 	getModel,
-	type Message,
 	type Model,
 	registerFauxProvider,
-	stream,
-	type Tool,
-	type ToolResultMessage,
-	validateToolArguments,
+	type TSchema,
 } from "@pi/ai";
 
 const dim = (text: string) => (process.stdout.isTTY ? `\x1b[2m${text}\x1b[22m` : text);
 const bold = (text: string) => (process.stdout.isTTY ? `\x1b[1m${text}\x1b[22m` : text);
 
-const calculator: Tool = {
+/** The seed's calculator tool. Its schema is plain JSON Schema: no typebox import needed. */
+const calculator: AgentTool<TSchema, { expression: string }> = {
 	name: "calculator",
+	label: "Calculator",
 	description: "Adds, subtracts, multiplies or divides two numbers.",
 	parameters: {
 		type: "object",
@@ -41,14 +39,14 @@ const calculator: Tool = {
 			op: { type: "string", enum: ["+", "-", "*", "/"], description: "Default +" },
 		},
 		required: ["a", "b"],
-	} as unknown as Tool["parameters"],
+	} as unknown as TSchema,
+	async execute(_toolCallId, params) {
+		// The loop validated params against the schema before calling execute.
+		const { a, b, op = "+" } = params as { a: number; b: number; op?: string };
+		const value = op === "-" ? a - b : op === "*" ? a * b : op === "/" ? a / b : a + b;
+		return { content: [{ type: "text", text: String(value) }], details: { expression: `${a} ${op} ${b}` } };
+	},
 };
-
-function calculate(args: { a: number; b: number; op?: string }): string {
-	const { a, b, op = "+" } = args;
-	const value = op === "-" ? a - b : op === "*" ? a * b : op === "/" ? a / b : a + b;
-	return String(value);
-}
 
 /** A real model when a key (or a compatible server's base URL) is in the environment. */
 function pickModel(): { model: Model; label: string } {
@@ -94,7 +92,7 @@ function pickModel(): { model: Model; label: string } {
 	return { model: faux.getModel(), label: "the built-in scripted provider (set OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY or PI_BASE_URL for a real one)" };
 }
 
-function render(event: AssistantMessageEvent): void {
+function renderReply(event: AssistantMessageEvent): void {
 	switch (event.type) {
 		case "thinking_start":
 			process.stdout.write(dim("thinking: "));
@@ -106,7 +104,7 @@ function render(event: AssistantMessageEvent): void {
 			process.stdout.write(event.delta);
 			break;
 		case "toolcall_start":
-			process.stdout.write(bold("\ntool call: "));
+			process.stdout.write(bold("tool call: "));
 			break;
 		case "toolcall_delta":
 			process.stdout.write(dim(event.delta));
@@ -126,40 +124,42 @@ function render(event: AssistantMessageEvent): void {
 	}
 }
 
+function render(event: AgentEvent): void {
+	switch (event.type) {
+		case "message_start":
+			if (event.message.role === "assistant") process.stdout.write(bold("assistant: "));
+			break;
+		case "message_update":
+			renderReply(event.assistantMessageEvent);
+			break;
+		case "tool_execution_end":
+			process.stdout.write(`${bold("tool result:")} ${event.result.content[0]?.text ?? ""}${event.isError ? " (error)" : ""}\n`);
+			break;
+		case "agent_end":
+			process.stdout.write(dim(`(agent_end after ${event.messages.length} new messages)\n`));
+			break;
+		default:
+			break;
+	}
+}
+
 async function main(): Promise<void> {
 	const { model, label } = pickModel();
 	console.log(bold(`Model: ${label}\n`));
-	const context: Context = {
-		systemPrompt: "You are a helpful assistant. Use the calculator tool for arithmetic.",
-		messages: [{ role: "user", content: [{ type: "text", text: "帮我算 3 + 4" }], timestamp: Date.now() }],
-		tools: [calculator],
-	};
-	console.log(`${bold("user:")} 帮我算 3 + 4\n${bold("assistant:")}`);
-	for (let turn = 0; turn < 5; turn++) {
-		const reply = stream(model, context);
-		for await (const event of reply) render(event);
-		const message: AssistantMessage = await reply.result();
-		context.messages.push(message);
-		if (message.stopReason !== "toolUse") break;
-		for (const call of message.content) {
-			if (call.type !== "toolCall") continue;
-			let result: ToolResultMessage;
-			try {
-				const args = validateToolArguments<{ a: number; b: number; op?: string }>(calculator, call);
-				result = toolResult(call.id, calculate(args), false);
-			} catch (error) {
-				result = toolResult(call.id, (error as Error).message, true);
-			}
-			console.log(`${bold("tool result:")} ${(result.content[0] as { text: string }).text}\n${bold("assistant:")}`);
-			context.messages.push(result);
-		}
-	}
+	const agent = new Agent({
+		initialState: {
+			systemPrompt: "You are a helpful assistant. Use the calculator tool for arithmetic, then answer briefly.",
+			model,
+			tools: [calculator],
+		},
+	});
+	agent.subscribe(render);
+	console.log(`${bold("user:")} 帮我算 3 + 4`);
+	await agent.prompt("帮我算 3 + 4");
 	console.log(`\n${bold("Transcript:")}`);
-	console.log(JSON.stringify(context.messages satisfies Message[], null, 2));
-}
-
-function toolResult(toolCallId: string, text: string, isError: boolean): ToolResultMessage {
-	return { role: "toolResult", toolCallId, toolName: "calculator", content: [{ type: "text", text }], isError, timestamp: Date.now() };
+	console.log(JSON.stringify(agent.state.messages, null, 2));
+	const last = agent.state.messages.at(-1);
+	if (last?.role === "assistant" && (last.stopReason === "error" || last.stopReason === "aborted")) process.exitCode = 1;
 }
 
 main().catch((error: unknown) => {

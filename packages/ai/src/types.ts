@@ -9,6 +9,8 @@ import type { Static, TSchema } from "typebox";
 import type { AssistantMessageEventStream } from "./event-stream.js";
 
 export type { AssistantMessageEventStream } from "./event-stream.js";
+/** typebox's schema types, re-exported as types only (no run-time cost). */
+export type { Static, TSchema } from "typebox";
 
 // ---------------------------------------------------------------------------------------------
 // APIs and providers

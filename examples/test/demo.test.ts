@@ -1,0 +1,64 @@
+import { execFile } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ReplayServer, sseResponse, startReplayServer } from "@pi/ai/testing";
+
+const run = promisify(execFile);
+const demo = fileURLToPath(new URL("../demo.ts", import.meta.url));
+
+/** Runs `pnpm demo`'s script with the given environment (no provider keys unless given). */
+async function runDemo(env: Record<string, string>) {
+	const clean = Object.fromEntries(
+		Object.entries(process.env).filter(([key]) => !/_API_KEY$|^PI_|OPENAI_BASE_URL|_OAUTH_TOKEN$/.test(key)),
+	);
+	return run(process.execPath, ["--import", "tsx", "--conditions=development", demo], {
+		env: { ...clean, ...env },
+		timeout: 30_000,
+	});
+}
+
+function chatChunk(delta: Record<string, unknown>, finish: string | null = null): string {
+	return `data: ${JSON.stringify({ id: "chatcmpl-1", object: "chat.completion.chunk", model: "llama3.1", choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+}
+
+let server: ReplayServer;
+beforeAll(async () => {
+	server = await startReplayServer();
+});
+afterAll(() => server.close());
+
+describe("pnpm demo", () => {
+	it("runs the calculator agent offline on the scripted provider", async () => {
+		const { stdout } = await runDemo({});
+		expect(stdout).toContain("built-in scripted provider");
+		expect(stdout).toContain('→ calculator({"a":3,"b":4,"op":"+"})');
+		expect(stdout).toContain("tool result: 7");
+		expect(stdout).toContain("3 + 4 = 7");
+		const transcript = JSON.parse(stdout.slice(stdout.indexOf("[\n")));
+		expect(transcript.map((m: { role: string }) => m.role)).toEqual(["user", "assistant", "toolResult", "assistant"]);
+		expect(transcript[2]).toMatchObject({ toolName: "calculator", content: [{ type: "text", text: "7" }], isError: false });
+		expect(transcript[3]).toMatchObject({ stopReason: "stop", usage: { cost: { total: 0 } } });
+	});
+
+	it("uses an OpenAI-compatible server given by PI_BASE_URL, with no key", async () => {
+		server.enqueue(
+			sseResponse(
+				chatChunk({ role: "assistant", tool_calls: [{ index: 0, id: "call_1", type: "function", function: { name: "calculator", arguments: "" } }] }) +
+					chatChunk({ tool_calls: [{ index: 0, function: { arguments: '{"a":3,' } }] }) +
+					chatChunk({ tool_calls: [{ index: 0, function: { arguments: '"b":4}' } }] }) +
+					chatChunk({}, "tool_calls") +
+					"data: [DONE]\n\n",
+			),
+			sseResponse(chatChunk({ role: "assistant", content: "3 + 4 = " }) + chatChunk({ content: "7" }) + chatChunk({}, "stop") + "data: [DONE]\n\n"),
+		);
+		const { stdout } = await runDemo({ PI_BASE_URL: `${server.url}/v1`, PI_MODEL: "llama3.1" });
+		expect(stdout).toContain(`Model: llama3.1 at ${server.url}/v1`);
+		expect(stdout).toContain("tool result: 7");
+		expect(server.requests).toHaveLength(2);
+		expect(server.requests[0]?.path).toBe("/v1/chat/completions");
+		expect(server.requests[0]?.headers.authorization).toBeUndefined();
+		const second = server.requests[1]?.json as { messages: { role: string; content: unknown }[] };
+		expect(second.messages.at(-1)).toMatchObject({ role: "tool", content: "7" });
+	});
+});
