@@ -10,9 +10,10 @@ import { redact, RunFailure } from "./run-failure.js";
  *    any other open message gets its `message_end`;
  * 2. the tool calls of an interrupted batch are stopped and each gets its missing events and
  *    an error result;
- * 3. unless the reply already shows it, an `error` assistant message reports the failure
+ * 3. messages taken from the prompts or queues but not yet delivered are delivered;
+ * 4. unless the reply already shows it, an `error` assistant message reports the failure
  *    (in a new turn if none is open);
- * 4. `turn_end` closes the turn. The caller then emits `agent_end`.
+ * 5. `turn_end` closes the turn. The caller then emits `agent_end`.
  *
  * From here on, event listeners that throw are ignored: the run is already ending.
  */
@@ -38,6 +39,13 @@ export async function failRun(run: LoopRun, error: unknown): Promise<void> {
 	}
 
 	if (run.batch) await closeToolBatch(run, run.batch, text);
+
+	// Messages already taken from the prompts or the queues are delivered, never dropped.
+	if (run.pending.length > 0 && !events.turnOpen) {
+		run.turnToolResults = [];
+		await events.emit({ type: "turn_start" });
+	}
+	await run.deliverPending();
 
 	if (!events.turnOpen) {
 		run.turnToolResults = [];

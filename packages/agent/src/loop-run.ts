@@ -33,6 +33,11 @@ export class LoopRun {
 	turnToolResults: ToolResultMessage[] = [];
 	reply: ReplyInFlight | undefined;
 	batch: ToolBatch | undefined;
+	/**
+	 * Messages taken from the prompts or a queue and not yet delivered. A failing run delivers
+	 * them before it ends, so that nothing taken from a queue is lost.
+	 */
+	pending: AgentMessage[] = [];
 
 	constructor(
 		context: AgentContext,
@@ -72,6 +77,11 @@ export class LoopRun {
 	append(message: AgentMessage): void {
 		this.context.messages.push(message);
 		this.newMessages.push(message);
+	}
+
+	/** Delivers the `pending` messages, in order, each leaving `pending` as it is delivered. */
+	async deliverPending(): Promise<void> {
+		while (this.pending.length > 0) await this.deliver(this.pending.shift() as AgentMessage);
 	}
 
 	/** Appends `message` and emits its `message_start` and `message_end`. */

@@ -23,22 +23,24 @@ export async function runLoop(run: LoopRun, prompts: readonly AgentMessage[]): P
 	const { config } = run;
 	const maxTurns = Math.max(1, config.maxTurns ?? Number.POSITIVE_INFINITY);
 	try {
+		// Held in `run.pending` from the start: a failure before delivery still delivers them.
+		run.pending = [...prompts];
 		await run.events.emit({ type: "agent_start" });
-		let pending: AgentMessage[] = [...prompts];
 		// Steering queued before the run started goes with the first model call.
-		if (!run.aborted) pending = pending.concat(await poll("getSteeringMessages", config.getSteeringMessages));
+		if (!run.aborted) run.pending.push(...(await poll("getSteeringMessages", config.getSteeringMessages)));
 
 		while (true) {
 			run.turns++;
 			run.turnMessage = undefined;
 			run.turnToolResults = [];
 			await run.events.emit({ type: "turn_start" });
-			for (const message of pending) await run.deliver(message);
+			await run.deliverPending();
 
 			let outcome: ReplyOutcome = await streamReply(run);
 			while (outcome.kind === "interrupted-before-call") {
 				// Interrupted before anything was sent: deliver the steering and ask again, same turn.
-				for (const message of await poll("getSteeringMessages", config.getSteeringMessages)) await run.deliver(message);
+				run.pending = [...(await poll("getSteeringMessages", config.getSteeringMessages))];
+				await run.deliverPending();
 				outcome = await streamReply(run);
 			}
 			const { message, interrupted } = outcome;
@@ -60,10 +62,10 @@ export async function runLoop(run: LoopRun, prompts: readonly AgentMessage[]): P
 				break;
 			}
 
-			pending = await poll("getSteeringMessages", config.getSteeringMessages);
-			if (pending.length > 0 || toolResults.length > 0) continue;
-			pending = await poll("getFollowUpMessages", config.getFollowUpMessages);
-			if (pending.length === 0) break;
+			run.pending = [...(await poll("getSteeringMessages", config.getSteeringMessages))];
+			if (run.pending.length > 0 || toolResults.length > 0) continue;
+			run.pending = [...(await poll("getFollowUpMessages", config.getFollowUpMessages))];
+			if (run.pending.length === 0) break;
 		}
 	} catch (error) {
 		await failRun(run, error);

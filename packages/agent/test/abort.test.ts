@@ -76,7 +76,12 @@ describe("abort while the reply streams", () => {
 			return events;
 		};
 		const { controller, stream } = start(deaf);
-		const events = await eventsUntil(stream, (event) => event.type === "message_update" && event.assistantMessageEvent.type === "text_delta", () => controller.abort());
+		// Abort later, while the loop is waiting for an event that never comes.
+		const events = await eventsUntil(
+			stream,
+			(event) => event.type === "message_update" && event.assistantMessageEvent.type === "text_delta",
+			() => setTimeout(() => controller.abort(), 5),
+		);
 		const ended = assertRunInvariants(events);
 		expect(ended.at(-1)).toMatchObject({ role: "assistant", stopReason: "aborted", errorMessage: ABORTED_TEXT });
 		expect(textOf(ended.at(-1))).toBe("half");

@@ -106,6 +106,26 @@ describe("steering", () => {
 		expect(agent.hasQueuedMessages()).toBe(true);
 	});
 
+	test("not lost when a listener fails while they are delivered: every drained message reaches the transcript", async () => {
+		const streamFn = scriptedStream([reply([fauxToolCall("work", { text: "x" })]), reply("never")]);
+		let agent!: Agent;
+		const work = customTool("work", () => {
+			agent.steer(user("first"));
+			agent.steer(user("second"));
+		});
+		agent = new Agent({ initialState: { model: testModel, tools: [work] }, streamFn, steeringMode: "all" });
+		agent.subscribe((event) => {
+			if (event.type === "message_start" && textOf(event.message) === "first") throw new Error("ui crashed");
+		});
+		const events = record(agent);
+		await agent.prompt("go");
+		assertRunInvariants(events);
+		expect(lastUserTexts(agent.state.messages)).toEqual(["go", "first", "second"]);
+		expect(agent.state.messages.at(-1)).toMatchObject({ stopReason: "error", errorMessage: "event listener failed: ui crashed" });
+		expect(agent.hasQueuedMessages()).toBe(false);
+		expect(streamFn.contexts).toHaveLength(1);
+	});
+
 	test("clearSteeringQueue drops queued steering messages", () => {
 		const agent = new Agent({ initialState: { model: testModel } });
 		agent.steer(user("a"));

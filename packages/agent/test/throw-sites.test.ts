@@ -71,6 +71,8 @@ function expectReported(outcome: Outcome, site: string): void {
 	const lastAssistant = [...outcome.messages].reverse().find((message) => message.role === "assistant");
 	expect(lastAssistant).toMatchObject({ role: "assistant", stopReason: "error", errorMessage: `${site} failed: boom` });
 	expect(outcome.events.at(-1)?.type).toBe("agent_end");
+	// The prompt is in the transcript whatever failed, even before it was delivered.
+	expect(outcome.messages[0]).toMatchObject({ role: "user", content: "go" });
 }
 
 const kinds: Kind[] = ["sync", "async"];
