@@ -1,0 +1,220 @@
+/**
+ * Renders results as the markdown of RESULTS.md (also printed to stdout) and judges the goals.
+ * Ratios are always "how many times better ours is": above 1 favours ours.
+ */
+import { advantage, fmt, fmtRatio, fmtSummary } from "./stats.js";
+import { machineLine } from "./machine.js";
+import { REFERENCE_VERSION } from "./libraries.js";
+
+/** @param {boolean | null} ok */
+const verdict = (ok) => (ok === null ? "not measured" : ok ? "**met**" : "**missed**");
+
+/**
+ * Every goal of the task with its figure.
+ * @param {any} r the results object
+ * @returns {{ goal: string, figure: string, met: boolean | null }[]}
+ */
+export function judgeGoals(r) {
+	const goals = [];
+	if (r.coldStart) {
+		const c = r.coldStart;
+		const aiRatio = advantage(c.ai.ours.median, c.ai.ref.median, "lower");
+		const agentRatio = advantage(c.agent.ours.median, c.agent.ref.median, "lower");
+		goals.push({
+			goal: "Cold start: ≥5× less import overhead than the reference",
+			figure: `@pi/ai +${fmt(c.ai.ours.median)} ms vs +${fmt(c.ai.ref.median)} ms (${fmtRatio(aiRatio)}); @pi/agent-core +${fmt(c.agent.ours.median)} ms vs +${fmt(c.agent.ref.median)} ms (${fmtRatio(agentRatio)})`,
+			met: aiRatio !== null && agentRatio !== null && aiRatio >= 5 && agentRatio >= 5,
+		});
+		goals.push({
+			goal: "Cold start: within 30 ms of bare Node",
+			figure: `@pi/ai +${fmt(c.ai.ours.median)} ms, @pi/agent-core +${fmt(c.agent.ours.median)} ms over bare node (${fmt(c.bareNodeMs.median)} ms)`,
+			met: c.ai.ours.median <= 30 && c.agent.ours.median <= 30,
+		});
+	}
+	if (r.footprint) {
+		const f = r.footprint;
+		const ratio = f.ref.mb / f.ours.mb;
+		goals.push({ goal: "Footprint: ≤1/20 of the reference's node_modules", figure: `${fmt(f.ours.mb)} MB vs ${fmt(f.ref.mb)} MB (1/${fmt(ratio)}); ${f.ours.packages} vs ${f.ref.packages} packages`, met: ratio >= 20 });
+	}
+	if (r.streaming) {
+		let worst = Infinity;
+		let worstRow = "";
+		const misses = [];
+		for (const row of r.streaming) {
+			const evRatio = advantage(row.ours.eventsPerSec.median, row.ref.eventsPerSec.median, "higher") ?? 0;
+			const cpuRatio = advantage(row.ours.cpuMsPerMB.median, row.ref.cpuMsPerMB.median, "lower") ?? 0;
+			const low = Math.min(evRatio, cpuRatio);
+			if (low < worst) {
+				worst = low;
+				worstRow = `${row.api} ${row.cls}`;
+			}
+			if (low < 2) misses.push(`${row.api} ${row.cls} (${fmtRatio(evRatio)} events/s, ${fmtRatio(cpuRatio)} CPU)`);
+		}
+		goals.push({
+			goal: "Streaming: ≥2× the reference (events/s and CPU ms/MB), every API and class",
+			figure: misses.length === 0 ? `lowest ratio ${fmtRatio(worst)} (${worstRow})` : `below 2×: ${misses.join("; ")}`,
+			met: misses.length === 0,
+		});
+	}
+	if (r.largeArgs) {
+		const l = r.largeArgs;
+		const at100k = l.rows.find((/** @type {any} */ row) => row.argsBytes === 100_000);
+		const ratio = at100k?.ref ? advantage(at100k.ours.median, at100k.ref.median, "lower") : null;
+		goals.push({ goal: "Large tool-call arguments: ours linear (100 KB → 1 MB growth ≤12×)", figure: `${fmt(l.oursGrowth100kTo1M)}× for 10× the data`, met: l.oursGrowth100kTo1M <= 12 });
+		goals.push({
+			goal: "Large tool-call arguments: ≥50× faster than the reference at 100 KB",
+			figure: at100k?.ref ? `${fmt(at100k.ours.median)} ms vs ${fmt(at100k.ref.median)} ms (${fmtRatio(ratio)})` : "reference not measured at 100 KB in this run",
+			met: ratio === null ? null : ratio >= 50,
+		});
+		goals.push({
+			goal: "Streaming JSON parser: 10× the data (1 MB → 10 MB) costs ≤12× the time",
+			figure: `${fmt(l.parser.oneMB.streaming.median)} ms → ${fmt(l.parser.tenMB.streaming.median)} ms (${fmt(l.parserGrowth1MTo10M)}×)`,
+			met: l.parserGrowth1MTo10M <= 12,
+		});
+	}
+	return goals;
+}
+
+/**
+ * @param {any} r the results object
+ * @returns {string} markdown
+ */
+export function renderMarkdown(r) {
+	const out = [];
+	const line = (/** @type {string} */ text = "") => out.push(text);
+	line(`# Benchmark results: @pi/ai and @pi/agent-core vs pi-ai / pi-agent-core ${REFERENCE_VERSION}`);
+	line();
+	line(`- Date: ${r.date}`);
+	line(`- Machine: ${machineLine(r.machine)}`);
+	line(`- Command: \`${r.command}\`${r.quick ? " (smoke run: small sizes, single runs; not for conclusions)" : ""}; total ${fmt(r.totalSeconds)} s`);
+	line(`- Each cell: median of the runs with the (min–max) spread; "ratio" is how many times better ours is (above 1 favours ours).`);
+	line(`- Ours are the built packages (\`dist/\`, the \`import\` condition). Absolute times on a shared 2-core machine are noise; compare ratios.`);
+	line();
+	line("## Goals");
+	line();
+	line("| goal | figure | verdict |");
+	line("| --- | --- | --- |");
+	for (const g of judgeGoals(r)) line(`| ${g.goal} | ${g.figure} | ${verdict(g.met)} |`);
+	line();
+
+	if (r.coldStart) {
+		const c = r.coldStart;
+		line(`## 1. Cold start (${c.ai.ours.runs} rounds)`);
+		line();
+		line("Wall time of `node --input-type=module -e 'import \"<pkg>\"; …'` minus a bare `node -e '…'` started right before it (the `…` prints the process's own CPU time, which gives the CPU columns).");
+		line();
+		line("| import | ours (wall ms over bare node) | reference (wall ms over bare node) | ratio | ours (CPU ms over bare) | reference (CPU ms over bare) | ratio |");
+		line("| --- | --- | --- | --- | --- | --- | --- |");
+		for (const [label, entry] of [["`@pi/ai` vs `@mariozechner/pi-ai`", c.ai], ["`@pi/agent-core` vs `@mariozechner/pi-agent-core`", c.agent]]) {
+			line(`| ${label} | ${fmtSummary(entry.ours)} | ${fmtSummary(entry.ref)} | ${fmtRatio(advantage(entry.ours.median, entry.ref.median, "lower"))} | ${fmtSummary(entry.oursCpu)} | ${fmtSummary(entry.refCpu)} | ${fmtRatio(advantage(entry.oursCpu?.median, entry.refCpu?.median, "lower"))} |`);
+		}
+		line(`| bare node itself | ${fmtSummary(c.bareNodeMs)} | | | ${fmtSummary(c.bareNodeCpuMs)} | | |`);
+		line();
+	}
+	if (r.footprint) {
+		const f = r.footprint;
+		line("## 2. Footprint");
+		line();
+		line(`Ours: \`pnpm pack\` of both packages, \`npm i\` of the tarballs into an empty folder. Reference: \`npm i @mariozechner/pi-ai@${REFERENCE_VERSION} @mariozechner/pi-agent-core@${REFERENCE_VERSION}\`${f.ref.cachedInstall ? " (install cached in the temp folder from an earlier run)" : ""}. Size is the sum of file sizes under \`node_modules\` (MB = 10⁶ bytes).${f.reused ? ` **Figures reused from the full run of ${f.reusedFrom}** (\`--quick\` does not reinstall).` : ""}`);
+		line();
+		line("| | ours | reference | ratio |");
+		line("| --- | --- | --- | --- |");
+		line(`| node_modules size (MB) | ${fmt(f.ours.mb)} | ${fmt(f.ref.mb)} | ${fmtRatio(f.ref.mb / f.ours.mb)} |`);
+		line(`| packages installed | ${f.ours.packages} | ${f.ref.packages} | ${fmtRatio(f.ref.packages / f.ours.packages)} |`);
+		line();
+		line(`Our tree: ${f.ours.names.join(", ")}. Tarballs: ${Object.entries(f.ours.tarballBytes).map(([name, bytes]) => `${name} ${fmt(/** @type {number} */ (bytes) / 1e3)} kB`).join(", ")}.`);
+		line();
+	}
+	if (r.streaming) {
+		const s = r.streaming;
+		line(`## 3. Streaming throughput (${s[0]?.ours.eventsPerSec.runs} runs per cell, ${fmt(s[0]?.mbPerRun)} MB or more of SSE per run)`);
+		line();
+		line("Recorded captures lengthened into long valid streams (text and thinking: each run of delta events repeated in place; tool calls: the tool-call span repeated with new indexes and ids up to 64 parallel calls per reply, and the request repeated), replayed with no delay by one replay-server process in 4–16 KB chunks. Events/s counts SSE events on the wire per wall second; CPU is `process.cpuUsage()` of the library's own process.");
+		line();
+		line("| API | class (capture) | events/s ours | events/s reference | ratio | CPU ms/MB ours | CPU ms/MB reference | ratio |");
+		line("| --- | --- | --- | --- | --- | --- | --- | --- |");
+		for (const row of s) {
+			line(
+				`| ${row.api} | ${row.cls} (${row.fixture}${row.toolCallsPerReply ? `, ${row.toolCallsPerReply} calls × ${row.requestsPerRun} requests` : ""}) | ${fmtSummary(row.ours.eventsPerSec)} | ${fmtSummary(row.ref.eventsPerSec)} | ${fmtRatio(advantage(row.ours.eventsPerSec.median, row.ref.eventsPerSec.median, "higher"))} | ${fmtSummary(row.ours.cpuMsPerMB)} | ${fmtSummary(row.ref.cpuMsPerMB)} | ${fmtRatio(advantage(row.ours.cpuMsPerMB.median, row.ref.cpuMsPerMB.median, "lower"))} |`,
+			);
+		}
+		const differences = s.filter((/** @type {any} */ row) => JSON.stringify(row.ours.lastMessage) !== JSON.stringify(row.ref.lastMessage));
+		if (differences.length > 0) {
+			line();
+			line("Decoded results that differ between the libraries (characters of text / thinking, tool calls):");
+			line();
+			for (const row of differences) {
+				const d = (/** @type {any} */ m) => `${m.text} / ${m.thinking}, ${m.toolCalls} calls`;
+				line(`- ${row.api} ${row.cls}: ours ${d(row.ours.lastMessage)}; reference ${d(row.ref.lastMessage)}`);
+			}
+		}
+		line();
+	}
+	if (r.largeArgs) {
+		const l = r.largeArgs;
+		line("## 4. Large tool-call arguments");
+		line();
+		line("One tool call whose arguments are realistic JSON (a write-files call: nested objects, source text with quotes, backslashes, tabs, accents, CJK and emoji), streamed in 20-character deltas as a Chat Completions stream through the replay server. Time from `stream()` to the final message, arguments checked equal to `JSON.parse` of the text.");
+		line();
+		line("| arguments | deltas | ours (ms) | reference (ms) | ratio |");
+		line("| --- | --- | --- | --- | --- |");
+		for (const row of l.rows) {
+			line(`| ${fmt(row.argsBytes / 1000)} KB (${fmt(row.argsChars)} chars) | ${fmt(row.deltas)} | ${fmtSummary(row.ours)} | ${row.ref ? `${fmtSummary(row.ref)}${row.ref.runs < row.ours.runs ? ` — ${row.ref.runs} run${row.ref.runs > 1 ? "s" : ""}` : ""}` : "not measured (quadratic)"} | ${row.ref ? fmtRatio(advantage(row.ours.median, row.ref.median, "lower")) : "–"} |`);
+		}
+		line();
+		line(`Growth for 10× the data: ours 10 KB → 100 KB ${fmt(l.oursGrowth10kTo100k)}×, 100 KB → 1 MB ${fmt(l.oursGrowth100kTo1M)}×; reference 10 KB → 100 KB ${fmt(l.refGrowth10kTo100k)}×.`);
+		line();
+		line("Our `StreamingJsonParser` alone (no HTTP, no SSE), 20-character deltas, against one `JSON.parse` of the whole text:");
+		line();
+		line("| JSON | streaming parser (ms) | JSON.parse (ms) | factor |");
+		line("| --- | --- | --- | --- |");
+		for (const [label, entry] of [["1 MB", l.parser.oneMB], ["10 MB", l.parser.tenMB]]) {
+			line(`| ${label} (${fmt(entry.chars)} chars) | ${fmtSummary(entry.streaming)} | ${fmtSummary(entry.jsonParse)} | ${fmt(entry.streaming.median / entry.jsonParse.median)}× |`);
+		}
+		line();
+		line(`10× the data costs the streaming parser ${fmt(l.parserGrowth1MTo10M)}× the time.`);
+		line();
+	}
+	if (r.memory) {
+		const m = r.memory;
+		line(`## 5. Memory (${m.ours.peakRssMB.runs} runs for ours, ${m.ref.peakRssMB.runs} for the reference, one fresh process each)`);
+		line();
+		line(`One ${fmt(m.replyMB)} MB text reply (${m.api}, ${fmt(m.events)} SSE events). Peak RSS from the kernel (\`maxRSS\`), peak heap sampled every 256 events; "after import" is the process right before the request.`);
+		line();
+		line("| | ours | reference | ratio |");
+		line("| --- | --- | --- | --- |");
+		line(`| peak RSS (MB) | ${fmtSummary(m.ours.peakRssMB)} | ${fmtSummary(m.ref.peakRssMB)} | ${fmtRatio(advantage(m.ours.peakRssMB.median, m.ref.peakRssMB.median, "lower"))} |`);
+		line(`| peak heap used (MB) | ${fmtSummary(m.ours.peakHeapMB)} | ${fmtSummary(m.ref.peakHeapMB)} | ${fmtRatio(advantage(m.ours.peakHeapMB.median, m.ref.peakHeapMB.median, "lower"))} |`);
+		line(`| RSS after import (MB) | ${fmtSummary(m.ours.baselineRssMB)} | ${fmtSummary(m.ref.baselineRssMB)} | ${fmtRatio(advantage(m.ours.baselineRssMB.median, m.ref.baselineRssMB.median, "lower"))} |`);
+		line(`| heap after import (MB) | ${fmtSummary(m.ours.baselineHeapMB)} | ${fmtSummary(m.ref.baselineHeapMB)} | ${fmtRatio(advantage(m.ours.baselineHeapMB.median, m.ref.baselineHeapMB.median, "lower"))} |`);
+		line();
+	}
+	if (r.agentLoop) {
+		const a = r.agentLoop;
+		line("## 6. Agent loop overhead");
+		line();
+		line(`${fmt(a.rows[0]?.turns)} turns of (one tool call → its result → the next call) through \`agentLoop\` with each library's own faux provider (zero latency, deltas of 12–20 characters for both), after N earlier messages. Both faux providers estimate usage from the whole context on every call, so part of the growth is the faux provider's, not the loop's.`);
+		line();
+		line("| earlier messages | ours (ms/turn) | reference (ms/turn) | ratio | ours CPU ms/turn | reference CPU ms/turn |");
+		line("| --- | --- | --- | --- | --- | --- |");
+		for (const row of a.rows) {
+			line(`| ${fmt(row.earlier)} | ${fmtSummary(row.ours.msPerTurn)} | ${fmtSummary(row.ref.msPerTurn)}${row.ref.msPerTurn.runs < row.ours.msPerTurn.runs ? ` — ${row.ref.msPerTurn.runs} runs` : ""} | ${fmtRatio(advantage(row.ours.msPerTurn.median, row.ref.msPerTurn.median, "lower"))} | ${fmtSummary(row.ours.cpuMsPerTurn)} | ${fmtSummary(row.ref.cpuMsPerTurn)} |`);
+		}
+		line();
+		line(`Growth from ${fmt(a.rows[0]?.earlier)} to ${fmt(a.rows[a.rows.length - 1]?.earlier)} earlier messages: ours ${fmt(a.oursGrowth)}×, reference ${fmt(a.refGrowth)}×.`);
+		line();
+	}
+	if (r.notes?.length) {
+		line("## Notes");
+		line();
+		for (const note of r.notes) line(`- ${note}`);
+		line();
+	}
+	if (r.errors?.length) {
+		line("## Measurements that failed in this run");
+		line();
+		for (const error of r.errors) line(`- ${error}`);
+		line();
+	}
+	return out.join("\n");
+}
