@@ -8,6 +8,7 @@ import {
 } from "@pi/ai";
 import type { LoopRun } from "./loop-run.js";
 import { errorText, guard } from "./run-failure.js";
+import { untilAborted } from "./until-aborted.js";
 import type { AgentTool, AgentToolResult, AgentToolUpdateCallback } from "./types.js";
 
 /** The text of the result of a tool call cut short by an abort. */
@@ -169,13 +170,18 @@ async function prepare(run: LoopRun, batch: ToolBatch, state: CallState): Promis
 
 	const beforeToolCall = run.config.beforeToolCall;
 	if (beforeToolCall) {
-		const decision = await guard("beforeToolCall", () =>
-			beforeToolCall(
-				{ assistantMessage: batch.assistantMessage, toolCall: call, args: state.args, context: run.context },
-				batch.controller.signal,
+		const raced = await untilAborted(
+			guard("beforeToolCall", () =>
+				beforeToolCall(
+					{ assistantMessage: batch.assistantMessage, toolCall: call, args: state.args, context: run.context },
+					batch.controller.signal,
+				),
 			),
+			batch.controller.signal,
 		);
 		if (batch.closed) return;
+		if (raced.aborted) return settle(run, state, textResult(TOOL_ABORTED_TEXT), true);
+		const decision = raced.value;
 		if (decision?.block) {
 			return settle(run, state, textResult(decision.reason ?? `Tool call "${call.name}" was blocked.`), true);
 		}
@@ -221,13 +227,19 @@ async function execute(run: LoopRun, batch: ToolBatch, state: CallState): Promis
 
 	const afterToolCall = run.config.afterToolCall;
 	if (afterToolCall) {
-		const override = await guard("afterToolCall", () =>
-			afterToolCall(
-				{ assistantMessage: batch.assistantMessage, toolCall: call, args: state.args, result, isError, context: run.context },
-				signal,
+		const raced = await untilAborted(
+			guard("afterToolCall", () =>
+				afterToolCall(
+					{ assistantMessage: batch.assistantMessage, toolCall: call, args: state.args, result, isError, context: run.context },
+					signal,
+				),
 			),
+			signal,
 		);
 		if (batch.closed) return;
+		run.events.throwIfFailed();
+		if (raced.aborted) return settle(run, state, textResult(TOOL_ABORTED_TEXT), true);
+		const override = raced.value;
 		if (override) {
 			if (override.content !== undefined) result.content = override.content;
 			if (override.details !== undefined) result.details = override.details;

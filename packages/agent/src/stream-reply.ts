@@ -2,6 +2,7 @@ import type { AssistantMessage, AssistantMessageEvent, AssistantMessageEventStre
 import { ABORTED_TEXT, emptyAssistantMessage, endPartialReply, INTERRUPTED_TEXT } from "./assistant-messages.js";
 import type { LoopRun, ReplyInFlight } from "./loop-run.js";
 import { guard, RunFailure } from "./run-failure.js";
+import { untilAborted } from "./until-aborted.js";
 
 /** How a model call ended. */
 export type ReplyOutcome =
@@ -38,25 +39,33 @@ export async function streamReply(run: LoopRun): Promise<ReplyOutcome> {
 	let dispose: (() => void) | void = undefined;
 	try {
 		dispose = await guard("onReplyStart", () => config.onReplyStart?.(interrupt));
-		const transformContext = config.transformContext;
-		const messages = transformContext
-			? await guard("transformContext", () => transformContext(run.context.messages, controller.signal))
-			: run.context.messages;
-		const llmMessages = await guard("convertToLlm", () => config.convertToLlm(messages));
-		if (!Array.isArray(llmMessages)) throw new RunFailure("convertToLlm", new TypeError("it did not return an array"));
-		const getApiKey = config.getApiKey;
-		const apiKey = (getApiKey ? await guard("getApiKey", () => getApiKey(config.model.provider)) : undefined) ?? config.apiKey;
-
+		// Stop waiting at once on abort or interrupt, even for callbacks that ignore the signal.
+		const prepared = await untilAborted(prepare(run, controller.signal), controller.signal);
 		if (interrupted && !run.aborted) return { kind: "interrupted-before-call" };
-		if (controller.signal.aborted) {
+		if (prepared.aborted || controller.signal.aborted) {
 			// Aborted while preparing: no model call; the abort still shows as the turn's reply.
 			return finish(run, reply, emptyAssistantMessage(config.model, "aborted", ABORTED_TEXT), false);
 		}
-		const context: Context = { systemPrompt: run.context.systemPrompt, messages: llmMessages as Message[] };
+		const { llmMessages, apiKey } = prepared.value;
+		const context: Context = { systemPrompt: run.context.systemPrompt, messages: llmMessages };
 		if (run.context.tools) context.tools = run.context.tools;
-		const stream = await guard("streamFn", () =>
-			run.streamFn(config.model, context, { ...run.streamOptions, apiKey, signal: controller.signal }),
-		);
+		let returned: ReturnType<typeof run.streamFn>;
+		try {
+			returned = run.streamFn(config.model, context, { ...run.streamOptions, apiKey, signal: controller.signal });
+		} catch (error) {
+			throw new RunFailure("streamFn", error);
+		}
+		let stream: unknown = returned;
+		if (isThenable(returned)) {
+			// An async stream function: stop waiting for it on abort. A stream returned at once is
+			// always read, even if the reply was aborted meanwhile: it holds what streamed.
+			const started = await untilAborted(guard("streamFn", () => Promise.resolve(returned)), controller.signal);
+			if (started.aborted) {
+				if (interrupted && !run.aborted) return { kind: "interrupted-before-call" };
+				return finish(run, reply, emptyAssistantMessage(config.model, "aborted", ABORTED_TEXT), false);
+			}
+			stream = started.value;
+		}
 		if (!isEventStream(stream)) throw new RunFailure("streamFn", new TypeError("it did not return an event stream"));
 		const message = await consume(run, reply, stream);
 		const wasInterrupted = interrupted && !run.aborted && message.stopReason === "aborted";
@@ -72,6 +81,20 @@ export async function streamReply(run: LoopRun): Promise<ReplyOutcome> {
 			}
 		}
 	}
+}
+
+/** `transformContext`, then `convertToLlm`, then `getApiKey`: what one model call needs. */
+async function prepare(run: LoopRun, signal: AbortSignal): Promise<{ llmMessages: Message[]; apiKey: string | undefined }> {
+	const { config } = run;
+	const transformContext = config.transformContext;
+	const messages = transformContext
+		? await guard("transformContext", () => transformContext(run.context.messages, signal))
+		: run.context.messages;
+	const llmMessages = await guard("convertToLlm", () => config.convertToLlm(messages));
+	if (!Array.isArray(llmMessages)) throw new RunFailure("convertToLlm", new TypeError("it did not return an array"));
+	const getApiKey = config.getApiKey;
+	const apiKey = (getApiKey ? await guard("getApiKey", () => getApiKey(config.model.provider)) : undefined) ?? config.apiKey;
+	return { llmMessages, apiKey };
 }
 
 /** Appends the final message and emits its `message_start` (if not yet) and `message_end`. */
@@ -145,4 +168,8 @@ async function endAborted(run: LoopRun, reply: ReplyInFlight, stream: AssistantM
 function isEventStream(value: unknown): value is AssistantMessageEventStream {
 	const candidate = value as Partial<AssistantMessageEventStream> | null | undefined;
 	return typeof candidate?.[Symbol.asyncIterator] === "function" && typeof candidate.result === "function";
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+	return typeof (value as { then?: unknown } | null | undefined)?.then === "function";
 }

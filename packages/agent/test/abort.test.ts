@@ -198,3 +198,39 @@ describe("abort between turns", () => {
 		expect(messages.map((message) => message.role)).toEqual(["user", "assistant", "toolResult"]);
 	});
 });
+
+describe("abort is prompt even when a callback ignores the signal", () => {
+	const never = () => new Promise<never>(() => {});
+
+	test.each([
+		["transformContext", { transformContext: never }],
+		["getApiKey", { getApiKey: never }],
+		["convertToLlm", { convertToLlm: never }],
+	] as const)("%s never settles: abort ends the run at once as aborted, with no model call", async (_name, config) => {
+		const { controller, stream, streamFn } = start([reply("never")], [], config as Partial<AgentLoopConfig>);
+		setTimeout(() => controller.abort(), 5);
+		const { events, result } = await collect(stream);
+		assertRunInvariants(events);
+		expect((streamFn as ReturnType<typeof scriptedStream>).contexts).toHaveLength(0);
+		expect(result.at(-1)).toMatchObject({ role: "assistant", stopReason: "aborted" });
+	});
+
+	test("an async stream function that never resolves", async () => {
+		const { controller, stream } = start((() => never()) as unknown as StreamFn);
+		setTimeout(() => controller.abort(), 5);
+		const { events, result } = await collect(stream);
+		assertRunInvariants(events);
+		expect(result.at(-1)).toMatchObject({ role: "assistant", stopReason: "aborted" });
+	});
+
+	test.each([
+		["beforeToolCall", { beforeToolCall: never }],
+		["afterToolCall", { afterToolCall: never }],
+	] as const)("%s never settles: the call gets an aborted result", async (_name, config) => {
+		const { controller, stream } = start([reply([fauxToolCall("t", { text: "x" })]), reply("never")], [customTool("t")], config as Partial<AgentLoopConfig>);
+		setTimeout(() => controller.abort(), 5);
+		const { events, result } = await collect(stream);
+		assertRunInvariants(events);
+		expect(result.at(-1)).toMatchObject({ role: "toolResult", isError: true, content: [{ type: "text", text: TOOL_ABORTED_TEXT }] });
+	});
+});

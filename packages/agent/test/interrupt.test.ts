@@ -1,6 +1,6 @@
 import { fauxToolCall } from "@pi/ai";
 import { describe, expect, test } from "vitest";
-import { Agent, agentLoop, defaultConvertToLlm, INTERRUPTED_TEXT } from "../src/index.js";
+import { Agent, agentLoop, defaultConvertToLlm, INTERRUPTED_TEXT, type StreamFn } from "../src/index.js";
 import { collect, record, textOf, user } from "./helpers/collect.js";
 import { assertRunInvariants } from "./helpers/event-invariants.js";
 import { reply, scriptedStream, testModel } from "./helpers/scripted-stream.js";
@@ -67,6 +67,24 @@ describe("steering mode `interrupt`", () => {
 		await agent.prompt("first");
 		assertRunInvariants(events);
 		expect(streamFn.contexts).toHaveLength(1);
+		expect(agent.state.messages.map(textOf)).toEqual(["first", "one more thing", "answer to both"]);
+	});
+
+	test("a steer while an async stream function is still starting: nothing streamed, so no empty reply", async () => {
+		let agent!: Agent;
+		const scripted = scriptedStream([reply("answer to both")]);
+		let calls = 0;
+		const streamFn: StreamFn = async (model, context, options) => {
+			if (calls++ === 0) {
+				agent.steer(user("one more thing"));
+				await new Promise(() => {}); // a connection that never opens
+			}
+			return scripted(model, context, options);
+		};
+		agent = new Agent({ initialState: { model: testModel }, streamFn, steeringMode: "interrupt" });
+		const events = record(agent);
+		await agent.prompt("first");
+		assertRunInvariants(events);
 		expect(agent.state.messages.map(textOf)).toEqual(["first", "one more thing", "answer to both"]);
 	});
 
