@@ -187,6 +187,9 @@ export class AssistantMessageBuilder {
 	finish(reason: FinishReason, details: FinishDetails = {}): AssistantMessage {
 		if (this.finished) return this.message;
 		this.endAll();
+		// A consumer may abort synchronously inside one of the `*_end` pushes above; that abort has
+		// already ended the message, and its terminal event must stay the only one.
+		if (this.finished) return this.message;
 		this.finished = true;
 		const message = this.message;
 		message.stopReason = reason;
@@ -210,6 +213,7 @@ export class AssistantMessageBuilder {
 	fail(error: unknown, signal?: AbortSignal): AssistantMessage {
 		if (this.finished) return this.message;
 		this.endAll();
+		if (this.finished) return this.message; // ended by an abort inside a `*_end` push, as in `finish`
 		this.finished = true;
 		const message = this.message;
 		const aborted = signal?.aborted === true;

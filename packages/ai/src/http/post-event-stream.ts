@@ -51,6 +51,8 @@ export async function* postEventStream(request: EventStreamRequest): AsyncGenera
 	const secrets = request.secrets ?? [];
 	const body = JSON.stringify(request.body);
 	for (let attempt = 0; ; attempt++) {
+		// An abort that came before the request (say, while `onPayload` ran) must keep it unsent.
+		if (request.signal?.aborted) throw request.signal.reason;
 		let yielded = false;
 		try {
 			for await (const event of attempt_(request, body)) {
