@@ -24,8 +24,8 @@ const wants = (/** @type {string} */ name) => !only || only.has(name);
 
 /** Run counts and sizes. Full: ≥5 runs per cell except where the reference is too slow (said in the report). */
 const PLAN = quick
-	? { coldRounds: 3, streamRounds: 1, bytesPerRun: 500_000, warmupBytes: 100_000, largeRuns: 1, refRunsAt100k: 0, parserRuns: 2, memoryRuns: 1, refMemoryRuns: 1, memoryBytes: 10_000_000, turns: 100, agentRuns: 1, refRunsAt5000: 1 }
-	: { coldRounds: 5, streamRounds: 5, bytesPerRun: 4_000_000, warmupBytes: 1_000_000, largeRuns: 5, refRunsAt100k: 2, parserRuns: 7, memoryRuns: 5, refMemoryRuns: 3, memoryBytes: 50_000_000, turns: 1000, agentRuns: 5, refRunsAt5000: 2 };
+	? { coldRounds: 2, streamRounds: 1, bytesPerRun: 500_000, warmupBytes: 100_000, largeRuns: 1, refRunsAt100k: 0, parserRuns: 2, memoryRuns: 1, refMemoryRuns: 1, memoryBytes: 10_000_000, turns: 100, agentRuns: 1, refRunsAt5000: 1 }
+	: { coldRounds: 5, streamRounds: 5, bytesPerRun: 4_000_000, warmupBytes: 1_000_000, largeRuns: 5, refRunsAt100k: 2, parserRuns: 11, memoryRuns: 5, refMemoryRuns: 3, memoryBytes: 50_000_000, turns: 1000, agentRuns: 5, refRunsAt5000: 2 };
 
 const log = (/** @type {string} */ text) => process.stderr.write(`[bench] ${text}\n`);
 const started = Date.now();
@@ -98,7 +98,7 @@ const markdown = renderMarkdown(results);
 process.stdout.write(`${markdown}\n`);
 if (!only) {
 	writeFileSync(markdownPath, `${markdown}\n`);
-	writeFileSync(resultsPath, `${JSON.stringify(results, (key, value) => (key === "names" ? undefined : value), 2)}\n`);
+	writeFileSync(resultsPath, `${JSON.stringify(results, null, 2)}\n`);
 	log(`wrote ${markdownPath} and ${resultsPath}`);
 } else {
 	log("--only: RESULTS.md / results.json left unchanged");

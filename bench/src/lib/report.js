@@ -122,7 +122,7 @@ export function renderMarkdown(r) {
 		line(`| node_modules size (MB) | ${fmt(f.ours.mb)} | ${fmt(f.ref.mb)} | ${fmtRatio(f.ref.mb / f.ours.mb)} |`);
 		line(`| packages installed | ${f.ours.packages} | ${f.ref.packages} | ${fmtRatio(f.ref.packages / f.ours.packages)} |`);
 		line();
-		line(`Our tree: ${f.ours.names.join(", ")}. Tarballs: ${Object.entries(f.ours.tarballBytes).map(([name, bytes]) => `${name} ${fmt(/** @type {number} */ (bytes) / 1e3)} kB`).join(", ")}.`);
+		line(`Our tree: ${(f.ours.names ?? ["(names not recorded)"]).join(", ")}. Tarballs: ${Object.entries(f.ours.tarballBytes).map(([name, bytes]) => `${name} ${fmt(/** @type {number} */ (bytes) / 1e3)} kB`).join(", ")}.`);
 		line();
 	}
 	if (r.streaming) {
