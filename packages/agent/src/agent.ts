@@ -275,9 +275,15 @@ export class Agent {
 		const config = this.loopConfig(active, skipInitialSteeringPoll);
 		const sink = (event: AgentEvent) => this.deliver(active, event);
 		const signal = active.controller.signal;
-		const running = continuation
-			? runAgentLoopContinue(context, config, sink, signal, this.streamFn)
-			: runAgentLoop(prompts, context, config, sink, signal, this.streamFn);
+		let running: Promise<AgentMessage[]>;
+		try {
+			running = continuation
+				? runAgentLoopContinue(context, config, sink, signal, this.streamFn)
+				: runAgentLoop(prompts, context, config, sink, signal, this.streamFn);
+		} catch (error) {
+			// Only a bug could get here; the agent must not stay busy forever because of it.
+			running = Promise.reject(error);
+		}
 		const settled = running.then(
 			() => this.finishRun(active),
 			(error: unknown) => this.failRun(active, error),

@@ -9,7 +9,7 @@ export type AgentEventSink = (event: AgentEvent) => Promise<void> | void;
 
 /**
  * Delivers one run's events to its sink one at a time and in order, even when concurrent tools
- * report progress, and remembers what is open (a turn, a message, tool executions) so that a
+ * report progress, and remembers what is open (a turn, a message) so that a
  * failing run can close everything it opened.
  *
  * A sink that throws fails the run: the `emit` that delivered the event rejects with a
@@ -21,8 +21,6 @@ export class RunEmitter {
 	turnOpen = false;
 	/** The message between its `message_start` and `message_end`, if any. */
 	openMessage: AgentMessage | undefined;
-	/** Tool calls between `tool_execution_start` and `tool_execution_end`. */
-	readonly openTools = new Set<string>();
 	/** Set once the run is failing or ending: from then on sink errors are ignored. */
 	windingDown = false;
 	/** The first failure of a detached delivery, thrown by the next `emit`. */
@@ -79,12 +77,6 @@ export class RunEmitter {
 				break;
 			case "message_end":
 				this.openMessage = undefined;
-				break;
-			case "tool_execution_start":
-				this.openTools.add(event.toolCallId);
-				break;
-			case "tool_execution_end":
-				this.openTools.delete(event.toolCallId);
 				break;
 		}
 	}
