@@ -207,7 +207,7 @@ export class StreamingJsonParser {
 						index++;
 						state = STRING_ESCAPE;
 					} else {
-						state = this.fail(chunk, index, "control characters must be escaped inside strings");
+						state = this.failInString(chunk, index, "control characters must be escaped inside strings", text);
 					}
 					break;
 				}
@@ -222,7 +222,7 @@ export class StreamingJsonParser {
 						this.unicodeCode = 0;
 						state = STRING_UNICODE;
 					} else {
-						state = this.fail(chunk, index, "invalid escape sequence in string");
+						state = this.failInString(chunk, index, "invalid escape sequence in string", text);
 						break;
 					}
 					index++;
@@ -231,7 +231,7 @@ export class StreamingJsonParser {
 				case STRING_UNICODE: {
 					const digit = hexValue(chunk.charCodeAt(index));
 					if (digit < 0) {
-						state = this.fail(chunk, index, "expected a hex digit in \\u escape");
+						state = this.failInString(chunk, index, "expected a hex digit in \\u escape", text);
 						break;
 					}
 					index++;
@@ -310,6 +310,16 @@ export class StreamingJsonParser {
 		}
 		if (this.state !== FAILED) this.state = state;
 		this.consumed += length;
+	}
+
+	/**
+	 * Fails inside a string. The characters of this chunk read before the problem are still written
+	 * to the partial value, as they would have been had the chunk ended just before it: what the
+	 * value shows must not depend on where the input was cut.
+	 */
+	private failInString(chunk: string, index: number, message: string, text: string): number {
+		if (!this.textIsKey) this.writeText(text);
+		return this.fail(chunk, index, message);
 	}
 
 	/**
