@@ -4,6 +4,7 @@
  * RESULTS.md and results.json (or, with --quick, RESULTS-quick.md and results-quick.json, which
  * are not committed). `--only=cold,footprint,streaming,large-args,memory,agent` runs a subset.
  */
+import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { BENCH_DIR, Worker } from "./lib/child.js";
@@ -37,6 +38,7 @@ const results = {
 	date: new Date().toISOString().slice(0, 10),
 	machine: machineInfo(),
 	command: `pnpm bench${args.length ? ` ${args.join(" ")}` : ""}`,
+	commit: sourceRevision(),
 	quick,
 	plan: PLAN,
 	notes: [],
@@ -106,11 +108,23 @@ if (!only) {
 log(`total ${results.totalSeconds.toFixed(1)} s`);
 if (results.errors.length > 0) process.exitCode = 1;
 
+/** The commit measured, marked when the packages have uncommitted changes; undefined outside git. */
+function sourceRevision() {
+	try {
+		const git = (/** @type {string[]} */ gitArgs) => execFileSync("git", gitArgs, { cwd: BENCH_DIR, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
+		const dirty = git(["status", "--porcelain", "--", "../packages"]) !== "";
+		return `${git(["rev-parse", "--short", "HEAD"])}${dirty ? " with uncommitted changes in packages/" : ""}`;
+	} catch {
+		return undefined;
+	}
+}
+
 /** Facts a reader needs to judge the figures, stated with every report. @param {any} r */
 function standingNotes(r) {
 	const notes = [
 		"Both libraries get the same model object (plain JSON, `baseUrl` pointing at the replay server: `/v1` for OpenAI, the bare origin for Anthropic, `/v1beta` for Gemini), the same context and only `{ apiKey }` as options. The reference reaches the server through its vendor SDKs (openai, @anthropic-ai/sdk, @google/genai; Gemini via `httpOptions.baseUrl`); all four APIs could be pointed at the local server.",
 		`Streaming volume: ${quick ? "smoke sizes" : `each run streams at least ${PLAN.bytesPerRun / 1e6} MB, ${PLAN.streamRounds} runs per cell, so each cell covers at least ${(PLAN.bytesPerRun * PLAN.streamRounds) / 1e6} MB per library`}, after an untimed warm-up of ${PLAN.warmupBytes / 1e6} MB per library. A 20 MB body per run does not fit the 3-minute budget: the reference decodes at 50–150 CPU ms/MB.`,
+		"Events/s is measured on the wall clock, CPU ms/MB with `process.cpuUsage()`; on this shared machine other work competes for the 2 cores, so the CPU figure is the steadier of the two. The streaming goal is judged on both.",
 		"The reference's OpenAI Responses decoder replaces streamed text and reasoning with the `*.done` events' copies, so its final text differs on lengthened bodies; both still parse every delta event.",
 	];
 	if (!quick && r.largeArgs) notes.push(`Large arguments: the reference is measured at 10 KB (${PLAN.largeRuns} runs) and 100 KB (${PLAN.refRunsAt100k} runs: each takes seconds, it re-parses the whole argument text on every delta), not at 1 MB.`);

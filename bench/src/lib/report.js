@@ -86,6 +86,7 @@ export function renderMarkdown(r) {
 	line();
 	line(`- Date: ${r.date}`);
 	line(`- Machine: ${machineLine(r.machine)}`);
+	if (r.commit) line(`- Source: commit ${r.commit}`);
 	line(`- Command: \`${r.command}\`${r.quick ? " (smoke run: small sizes, single runs; not for conclusions)" : ""}; total ${fmt(r.totalSeconds)} s`);
 	line(`- Each cell: median of the runs with the (min–max) spread; "ratio" is how many times better ours is (above 1 favours ours).`);
 	line(`- Ours are the built packages (\`dist/\`, the \`import\` condition). Absolute times on a shared 2-core machine are noise; compare ratios.`);
