@@ -1,0 +1,52 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { afterAll, describe, expect, it } from "vitest";
+
+/**
+ * Every ```ts example in docs/ runs: each block is written to a file next to this package (so
+ * that `@pi/ai` and `@pi/agent-core` resolve) and run offline with tsx. No provider key is set,
+ * so examples that name a real provider end with an error message, not a crash or a hang.
+ * A block is a runnable example when it imports from `@pi/…`; blocks without imports are
+ * signatures or continuations of the block before, and blocks that sketch types (`declare`),
+ * wait for a live local server (`localhost:<port>`) or are vitest files are not run.
+ */
+const run = promisify(execFile);
+const docs = fileURLToPath(new URL("../../docs/", import.meta.url));
+const scratch = mkdtempSync(join(fileURLToPath(new URL("..", import.meta.url)), ".docs-examples-"));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+function blocks(file: string): string[] {
+	const text = readFileSync(file, "utf8");
+	return [...text.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1] ?? "");
+}
+
+const pages = readdirSync(docs, { recursive: true })
+	.map(String)
+	.filter((name) => name.endsWith(".md"))
+	.sort();
+
+const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/_API_KEY$|^PI_|_BASE_URL$|_OAUTH_TOKEN$/.test(key)));
+
+describe("docs examples run", () => {
+	for (const page of pages) {
+		blocks(join(docs, page)).forEach((code, index) => {
+			const standalone = /^import .* from "@pi\//m.test(code);
+			const sketch = !standalone || /^declare /m.test(code) || /localhost:\d+/.test(code) || /from "vitest"/.test(code);
+			const name = `${page} example ${index + 1}`;
+			if (sketch) return; // type sketches and live-server snippets: not runnable offline
+			it(name, async () => {
+				const file = join(scratch, `${page.replace(/[/.]/g, "_")}_${index}.mts`);
+				writeFileSync(file, code);
+				const { stderr } = await run(process.execPath, ["--import", "tsx", "--conditions=development", file], {
+					env,
+					timeout: 30_000,
+					cwd: scratch,
+				});
+				expect(stderr).not.toMatch(/Error/);
+			});
+		});
+	}
+});
