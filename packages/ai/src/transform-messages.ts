@@ -36,7 +36,8 @@ export const IMAGE_OMITTED_TEXT = "(image omitted: this model does not accept im
  *   result whose call is not in the transcript is dropped.
  * - An `error` or `aborted` assistant message keeps its text for context; its tool calls are
  *   closed with an error result. A message left with no content is dropped.
- * - Empty text and thinking blocks are dropped.
+ * - Empty text and thinking blocks are dropped, in user messages too; a user message left with
+ *   nothing is dropped.
  * - Images sent to a text-only model become a short text note.
  */
 export function transformMessages<TApi extends Api>(
@@ -49,6 +50,8 @@ export function transformMessages<TApi extends Api>(
 	const output: Message[] = [];
 	/** Tool calls of the latest assistant turn still waiting for their results. */
 	let open = new Map<string, ToolCall>();
+	/** The same calls by their original id, in call order: a message may use one id twice. */
+	let openByOriginal = new Map<string, string[]>();
 	let unfinished = false;
 
 	const closeOpenCalls = () => {
@@ -56,27 +59,39 @@ export function transformMessages<TApi extends Api>(
 			output.push(syntheticResult(call, unfinished ? UNFINISHED_TOOL_CALL_TEXT : MISSING_TOOL_RESULT_TEXT));
 		}
 		open = new Map();
+		openByOriginal = new Map();
 	};
 
 	for (const message of messages) {
 		if (message.role === "toolResult") {
-			const id = ids.existing(message.toolCallId);
-			const call = id === undefined ? undefined : open.get(id);
-			if (!call || id === undefined) continue; // orphan or duplicate result: no call to answer
+			// Some servers give parallel calls one id (e.g. `call_0` for each): a result then answers
+			// the open call of that id with its tool's name, else the first open one.
+			const candidates = (openByOriginal.get(message.toolCallId) ?? []).filter((id) => open.has(id));
+			const id = candidates.find((candidate) => open.get(candidate)?.name === message.toolName) ?? candidates[0];
+			if (id === undefined) continue; // orphan or duplicate result: no call to answer
 			open.delete(id);
 			output.push({ ...message, toolCallId: id, content: images(message.content, acceptsImages) });
 			continue;
 		}
 		closeOpenCalls();
 		if (message.role === "user") {
-			output.push(userMessage(message, acceptsImages));
+			const user = userMessage(message, acceptsImages);
+			if (user) output.push(user);
 			continue;
 		}
 		const converted = assistantMessage(message, model, ids);
 		if (!converted) continue;
 		output.push(converted);
 		unfinished = message.stopReason === "error" || message.stopReason === "aborted";
-		for (const block of converted.content) if (block.type === "toolCall") open.set(block.id, block);
+		// Tool calls keep their order through the conversion, so the n-th converted call is the n-th original.
+		const originals = message.content.filter((block) => block.type === "toolCall").map((block) => block.id);
+		let n = 0;
+		for (const block of converted.content) {
+			if (block.type !== "toolCall") continue;
+			open.set(block.id, block);
+			const original = originals[n++] ?? block.id;
+			openByOriginal.set(original, [...(openByOriginal.get(original) ?? []), block.id]);
+		}
 	}
 	closeOpenCalls();
 	return output;
@@ -117,9 +132,16 @@ function assistantMessage<TApi extends Api>(
 	return { ...message, content };
 }
 
-function userMessage(message: UserMessage, acceptsImages: boolean): UserMessage {
-	if (typeof message.content === "string" || acceptsImages) return message;
-	return { ...message, content: images(message.content, false) };
+/**
+ * The user message without blank text parts (Anthropic and Gemini reject empty text blocks), or
+ * `undefined` when nothing is left to send.
+ */
+function userMessage(message: UserMessage, acceptsImages: boolean): UserMessage | undefined {
+	if (typeof message.content === "string") return message.content.trim() === "" ? undefined : message;
+	const content = message.content.filter((block) => block.type !== "text" || block.text.trim() !== "");
+	if (content.length === 0) return undefined;
+	if (content.length === message.content.length && acceptsImages) return message;
+	return { ...message, content: images(content, acceptsImages) };
 }
 
 function images<T extends TextContent | ImageContent>(content: T[], acceptsImages: boolean): (TextContent | ImageContent)[] {
@@ -156,10 +178,6 @@ class ToolCallIdMap {
 		const id = this.unique(this.normalize ? this.normalize(original) : original);
 		this.mapped.set(original, id);
 		return id;
-	}
-
-	existing(original: string): string | undefined {
-		return this.mapped.get(original);
 	}
 
 	private unique(candidate: string): string {
