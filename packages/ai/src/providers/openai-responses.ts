@@ -41,9 +41,11 @@ export type {
  * for await (const event of s) if (event.type === "text_delta") process.stdout.write(event.delta);
  * const message = await s.result();
  */
-export const streamOpenAIResponses: StreamFunction<"openai-responses", OpenAIResponsesOptions> = (model, context, options) =>
-	createProviderStream(model, options, async (builder) => {
-		const apiKey = options?.apiKey ?? getEnvApiKey(model.provider);
+export const streamOpenAIResponses: StreamFunction<"openai-responses", OpenAIResponsesOptions> = (model, context, options) => {
+	// Resolved before the stream starts, so that the builder scrubs a key from the environment out
+	// of every error message too (an in-stream `error` event may echo it).
+	const apiKey = options?.apiKey ?? getEnvApiKey(model.provider);
+	return createProviderStream(model, { ...options, apiKey }, async (builder) => {
 		const variables = getEnvApiKeyNames(model.provider);
 		if (!apiKey && variables) {
 			throw new Error(
@@ -85,6 +87,7 @@ export const streamOpenAIResponses: StreamFunction<"openai-responses", OpenAIRes
 		}
 		state.end();
 	});
+};
 
 /**
  * Like {@link streamOpenAIResponses}, with the options common to every provider: `reasoning`

@@ -36,6 +36,10 @@ export interface ProviderAdapter {
 	textStream(text: string): string;
 	/** The first event of {@link textStream} that carries text, for streams with faults after it. */
 	textEvents(text: string): { head: string; tail: string };
+	/** A complete stream of one tool call whose arguments JSON arrives in these fragments. */
+	toolCallStream(id: string, name: string, argumentFragments: string[]): string;
+	/** An error event inside a 200 stream, as this API sends one, carrying `message`. */
+	streamError(message: string): string;
 	/** One SSE event whose `data:` is not JSON, framed as this API frames events. */
 	malformedEvent: string;
 	/** An error answer of this API with HTTP `status`, kind and message. */
@@ -114,6 +118,16 @@ const anthropic: ProviderAdapter = {
 		return head + tail;
 	},
 	textEvents: anthropicText,
+	toolCallStream: (id, name, fragments) =>
+		anthropicFrame("message_start", { type: "message_start", message: { id: "msg_rel", usage: { input_tokens: 7, output_tokens: 1 } } }) +
+		anthropicFrame("content_block_start", { type: "content_block_start", index: 0, content_block: { type: "tool_use", id, name, input: {} } }) +
+		fragments
+			.map((partial_json) => anthropicFrame("content_block_delta", { type: "content_block_delta", index: 0, delta: { type: "input_json_delta", partial_json } }))
+			.join("") +
+		anthropicFrame("content_block_stop", { type: "content_block_stop", index: 0 }) +
+		anthropicFrame("message_delta", { type: "message_delta", delta: { stop_reason: "tool_use" }, usage: { output_tokens: 9 } }) +
+		anthropicFrame("message_stop", { type: "message_stop" }),
+	streamError: (message) => anthropicFrame("error", { type: "error", error: { details: null, type: "overloaded_error", message }, request_id: "req_rel" }),
 	malformedEvent: 'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"unterminated\n\n',
 	error: (status, kind, message, headers) => anthropicError(status, ANTHROPIC_KINDS[kind], message, headers),
 	contextOverflow: anthropicError(400, "invalid_request_error", "prompt is too long: 213462 tokens > 200000 maximum"),
@@ -168,6 +182,18 @@ const completions: ProviderAdapter = {
 		return head + tail;
 	},
 	textEvents: completionsText,
+	toolCallStream: (id, name, fragments) =>
+		fragments
+			.map((args, index) =>
+				completionsChunk({
+					...(index === 0 ? { role: "assistant" } : {}),
+					tool_calls: [{ index: 0, ...(index === 0 ? { id, type: "function" } : {}), function: { ...(index === 0 ? { name } : {}), arguments: args } }],
+				}),
+			)
+			.join("") +
+		completionsChunk({}, "tool_calls") +
+		"data: [DONE]\n\n",
+	streamError: (message) => `data: ${JSON.stringify({ error: { message, type: "server_error", code: "internal_error" } })}\n\n`,
 	malformedEvent: 'data: {"id":"chatcmpl-rel","choices":[{"index":0,"delta":{"content":"x"\n\n',
 	error: (status, kind, message, headers) => openAIError(status, OPENAI_KINDS[kind][0], OPENAI_KINDS[kind][1], message, headers),
 	contextOverflow: openAIError(
@@ -223,6 +249,20 @@ const responses: ProviderAdapter = {
 		return head + tail;
 	},
 	textEvents: responsesText,
+	toolCallStream: (id, name, fragments) => {
+		const response = { id: "resp_rel", object: "response", status: "in_progress", model: "gpt-4o" };
+		const item = { id: "fc_rel", type: "function_call", status: "in_progress", call_id: id, name, arguments: "" };
+		return (
+			responsesFrame({ type: "response.created", sequence_number: 0, response }) +
+			responsesFrame({ type: "response.output_item.added", sequence_number: 1, output_index: 0, item }) +
+			fragments
+				.map((delta, index) => responsesFrame({ type: "response.function_call_arguments.delta", sequence_number: 2 + index, item_id: "fc_rel", output_index: 0, delta }))
+				.join("") +
+			responsesFrame({ type: "response.output_item.done", sequence_number: 90, output_index: 0, item: { ...item, status: "completed", arguments: fragments.join("") } }) +
+			responsesFrame({ type: "response.completed", sequence_number: 91, response: { ...response, status: "completed", usage: { input_tokens: 7, output_tokens: 9, total_tokens: 16 } } })
+		);
+	},
+	streamError: (message) => responsesFrame({ type: "error", sequence_number: 3, code: "server_error", message, param: null }),
 	malformedEvent: 'event: response.output_text.delta\ndata: {"type":"response.output_text.delta","output_index":0,"delta":"x\n\n',
 	error: (status, kind, message, headers) => openAIError(status, OPENAI_KINDS[kind][0], OPENAI_KINDS[kind][1], message, headers),
 	contextOverflow: openAIError(
@@ -290,6 +330,10 @@ const google: ProviderAdapter = {
 		return head + tail;
 	},
 	textEvents: geminiText,
+	// Gemini sends a call's arguments whole, as an object; the fragments are joined and parsed here.
+	toolCallStream: (id, name, fragments) =>
+		`data: {"candidates":[{"content":{"parts":[{"functionCall":{"id":${JSON.stringify(id)},"name":${JSON.stringify(name)},"args":${fragments.join("")}}}],"role":"model"},"finishReason":"STOP","index":0}],"responseId":"rel-gemini"}\r\n\r\n`,
+	streamError: (message) => geminiChunk({ error: { code: 500, message, status: "INTERNAL" } }),
 	malformedEvent: 'data: {"candidates": [{"content": {"parts": [{"text": "x"}\r\n\r\n',
 	error: (status, _kind, message, headers) => googleError(status, message, headers),
 	contextOverflow: googleError(400, "The input token count (1200293) exceeds the maximum number of tokens allowed (1048576)."),
