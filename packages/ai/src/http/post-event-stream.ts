@@ -1,5 +1,5 @@
 import { createParser, type EventSourceMessage } from "eventsource-parser";
-import type { RetryInfo } from "../types.js";
+import type { RetryInfo, StreamOptions } from "../types.js";
 import { redactSecrets } from "../utils/redact.js";
 import { ApiCallError, IdleTimeoutError, isRetryableStatus } from "./api-call-error.js";
 import { extractErrorMessage } from "./error-body.js";
@@ -27,6 +27,20 @@ export interface EventStreamRequest {
 	secrets?: readonly (string | undefined)[];
 }
 
+/** The transport options of a provider call, as `postEventStream` takes them. */
+export function transportOptions(options: StreamOptions | undefined): Pick<
+	EventStreamRequest,
+	"signal" | "maxRetries" | "maxRetryDelayMs" | "idleTimeoutMs" | "onRetry"
+> {
+	return {
+		signal: options?.signal,
+		maxRetries: options?.maxRetries,
+		maxRetryDelayMs: options?.maxRetryDelayMs,
+		idleTimeoutMs: options?.idleTimeoutMs,
+		onRetry: options?.onRetry,
+	};
+}
+
 /** One server-sent event: its `event:` name (when present) and its `data:`. */
 export type ServerSentEvent = Pick<EventSourceMessage, "event" | "data">;
 
@@ -46,6 +60,15 @@ export type ServerSentEvent = Pick<EventSourceMessage, "event" | "data">;
  *   outlives the generator.
  */
 export async function* postEventStream(request: EventStreamRequest): AsyncGenerator<ServerSentEvent, void, void> {
+	for await (const batch of postEventStreamBatches(request)) yield* batch;
+}
+
+/**
+ * {@link postEventStream}, yielding the events of each network read together. Providers use it:
+ * one await per read instead of one per event halves the cost of small events (Anthropic and
+ * OpenAI send one per token). Same guarantees; a batch is never empty.
+ */
+export async function* postEventStreamBatches(request: EventStreamRequest): AsyncGenerator<ServerSentEvent[], void, void> {
 	const maxRetries = Math.max(0, request.maxRetries ?? DEFAULT_MAX_RETRIES);
 	const maxRetryDelayMs = request.maxRetryDelayMs ?? DEFAULT_MAX_RETRY_DELAY_MS;
 	const secrets = request.secrets ?? [];
@@ -55,9 +78,9 @@ export async function* postEventStream(request: EventStreamRequest): AsyncGenera
 		if (request.signal?.aborted) throw request.signal.reason;
 		let yielded = false;
 		try {
-			for await (const event of attempt_(request, body)) {
+			for await (const batch of attempt_(request, body)) {
 				yielded = true;
-				yield event;
+				yield batch;
 			}
 			return;
 		} catch (error) {
@@ -86,7 +109,7 @@ export async function* postEventStream(request: EventStreamRequest): AsyncGenera
 }
 
 /** One HTTP attempt: fetch, check the answer, then parse the body as it streams. */
-async function* attempt_(request: EventStreamRequest, body: string): AsyncGenerator<ServerSentEvent, void, void> {
+async function* attempt_(request: EventStreamRequest, body: string): AsyncGenerator<ServerSentEvent[], void, void> {
 	const idleTimeoutMs = request.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
 	const controller = new AbortController();
 	const userSignal = request.signal;
@@ -123,7 +146,7 @@ async function* attempt_(request: EventStreamRequest, body: string): AsyncGenera
 		}
 		if (!response.body) throw new ApiCallError("The response has no body.", { url: request.url, status: response.status });
 
-		const events: ServerSentEvent[] = [];
+		let events: ServerSentEvent[] = [];
 		const parser = createParser({
 			onEvent: (message) => events.push({ event: message.event, data: message.data }),
 		});
@@ -149,8 +172,9 @@ async function* attempt_(request: EventStreamRequest, body: string): AsyncGenera
 			parser.feed(text);
 			if (events.length > 0) {
 				eventless = undefined;
-				for (let i = 0; i < events.length; i++) yield events[i] as ServerSentEvent;
-				events.length = 0;
+				const batch = events;
+				events = [];
+				yield batch;
 			}
 		}
 		// A body whose last line ends in a lone CR (CR-only framing) leaves the parser waiting for a
@@ -160,7 +184,7 @@ async function* attempt_(request: EventStreamRequest, body: string): AsyncGenera
 			const error = eventlessBodyError(response, eventless, request.url, request.secrets ?? []);
 			if (error) throw error;
 		}
-		for (const event of events) yield event;
+		if (events.length > 0) yield events;
 		reader = undefined;
 	} finally {
 		if (timer) clearTimeout(timer);

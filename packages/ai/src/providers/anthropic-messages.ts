@@ -4,7 +4,7 @@
  * (`@pi/ai/anthropic-messages`) to call it directly. See docs/providers/anthropic-messages.md.
  */
 import { getEnvApiKey, getEnvApiKeyNames } from "../env-api-keys.js";
-import { postEventStream, type ServerSentEvent } from "../http/post-event-stream.js";
+import { postEventStreamBatches, type ServerSentEvent, transportOptions } from "../http/post-event-stream.js";
 import { createProviderStream } from "../provider-stream.js";
 import type { Api, Model, SimpleStreamOptions, StreamFunction } from "../types.js";
 import { AnthropicStreamState } from "./anthropic-messages/anthropic-stream-state.js";
@@ -44,22 +44,20 @@ export const streamAnthropic: StreamFunction<"anthropic-messages", AnthropicOpti
 		const request = buildRequest(model, context, resolved);
 		const body = (await resolved.onPayload?.(request.body, model as Model<Api>)) ?? request.body;
 		const state = new AnthropicStreamState(builder);
-		const events = postEventStream({
+		const batches = postEventStreamBatches({
 			url: request.url,
 			headers: request.headers,
 			body,
-			signal: resolved.signal,
-			maxRetries: resolved.maxRetries,
-			maxRetryDelayMs: resolved.maxRetryDelayMs,
-			idleTimeoutMs: resolved.idleTimeoutMs,
-			onRetry: resolved.onRetry,
+			...transportOptions(resolved),
 			secrets: [apiKey],
 		});
-		for await (const sse of events) {
-			const event = parseEvent(sse);
-			if (event) state.handle(event);
-			// Nothing useful follows message_stop or an error event; leaving releases the socket.
-			if (state.isFinished) return;
+		for await (const batch of batches) {
+			for (const sse of batch) {
+				const event = parseEvent(sse);
+				if (event) state.handle(event);
+				// Nothing useful follows message_stop or an error event; leaving releases the socket.
+				if (state.isFinished) return;
+			}
 		}
 		throw new Error("The stream ended before the provider's final event (message_stop).");
 	});

@@ -233,13 +233,24 @@ function estimateUsage(reply: AssistantMessage, context: Context): { input: numb
 		return { input, output, cacheRead, cacheWrite };
 	}
 	let inputChars = context.systemPrompt?.length ?? 0;
-	for (const message of context.messages) {
-		if (typeof message.content === "string") inputChars += message.content.length;
-		else for (const block of message.content) inputChars += blockLength(block);
-	}
+	for (const message of context.messages) inputChars += messageLength(message);
 	let outputChars = 0;
 	for (const block of reply.content) outputChars += blockLength(block);
 	return { input: Math.ceil(inputChars / 4), output: Math.ceil(outputChars / 4), cacheRead: 0, cacheWrite: 0 };
+}
+
+/** Characters per message, measured once per message object (an estimate: later edits to a message are not seen). */
+const measured = new WeakMap<object, number>();
+
+function messageLength(message: Context["messages"][number]): number {
+	let length = measured.get(message);
+	if (length === undefined) {
+		length = 0;
+		if (typeof message.content === "string") length = message.content.length;
+		else for (const block of message.content) length += blockLength(block);
+		measured.set(message, length);
+	}
+	return length;
 }
 
 function blockLength(block: TextContent | ThinkingContent | ToolCall | { type: "image" }): number {

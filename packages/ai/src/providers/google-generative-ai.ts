@@ -6,7 +6,7 @@
  * See docs/providers/google-generative-ai.md for the request mapping and the stream rules.
  */
 import { getEnvApiKey, getEnvApiKeyNames } from "../env-api-keys.js";
-import { postEventStream } from "../http/post-event-stream.js";
+import { postEventStreamBatches, transportOptions } from "../http/post-event-stream.js";
 import { createProviderStream } from "../provider-stream.js";
 import type { Provider, SimpleStreamOptions, StreamFunction } from "../types.js";
 import { buildRequest } from "./google-generative-ai/build-request.js";
@@ -40,22 +40,20 @@ export const streamGoogle: StreamFunction<"google-generative-ai", GoogleOptions>
 		const request = buildRequest(model, context, options, apiKey);
 		const body = (await options?.onPayload?.(request.body, model)) ?? request.body;
 		const state = new GeminiStreamState(builder);
-		const events = postEventStream({
+		const batches = postEventStreamBatches({
 			url: request.url,
 			headers: request.headers,
 			body,
-			signal: options?.signal,
-			maxRetries: options?.maxRetries,
-			maxRetryDelayMs: options?.maxRetryDelayMs,
-			idleTimeoutMs: options?.idleTimeoutMs,
-			onRetry: options?.onRetry,
+			...transportOptions(options),
 			secrets: [apiKey],
 		});
 		try {
-			for await (const event of events) {
-				if (event.data.trim() === "") continue;
-				state.handleChunk(parseChunk(event.data));
-				if (builder.isFinished) return;
+			for await (const batch of batches) {
+				for (const event of batch) {
+					if (event.data.trim() === "") continue;
+					state.handleChunk(parseChunk(event.data));
+					if (builder.isFinished) return;
+				}
 			}
 		} catch (error) {
 			// Arguments of a streamed call that was cut off are kept on its block.

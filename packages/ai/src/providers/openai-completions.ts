@@ -7,7 +7,7 @@
  * Import it from `@pi/ai/openai-completions`; `stream(model, …)` loads it on first use.
  */
 import { getEnvApiKey, getEnvApiKeyNames } from "../env-api-keys.js";
-import { postEventStream } from "../http/post-event-stream.js";
+import { postEventStreamBatches, transportOptions } from "../http/post-event-stream.js";
 import { createProviderStream } from "../provider-stream.js";
 import type { Context, Model, SimpleStreamOptions, StreamFunction } from "../types.js";
 import { buildRequest } from "./openai-completions/build-request.js";
@@ -52,19 +52,15 @@ export const streamOpenAICompletions: StreamFunction<"openai-completions", OpenA
 		const request = buildRequest(model, context, options, compat, apiKey);
 		const body = (await options?.onPayload?.(request.body, model)) ?? request.body;
 		const state = new CompletionsStreamState(builder, [apiKey]);
-		const events = postEventStream({
+		const batches = postEventStreamBatches({
 			url: request.url,
 			headers: request.headers,
 			body,
-			signal: options?.signal,
-			maxRetries: options?.maxRetries,
-			maxRetryDelayMs: options?.maxRetryDelayMs,
-			idleTimeoutMs: options?.idleTimeoutMs,
-			onRetry: options?.onRetry,
+			...transportOptions(options),
 			secrets: [apiKey],
 		});
-		for await (const event of events) {
-			if (state.handle(event) === "stop") break;
+		read: for await (const batch of batches) {
+			for (const event of batch) if (state.handle(event) === "stop") break read;
 		}
 		state.complete();
 	});
