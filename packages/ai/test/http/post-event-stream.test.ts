@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ApiCallError, IdleTimeoutError } from "../../src/http/api-call-error.js";
-import { postEventStream, type EventStreamRequest, type ServerSentEvent } from "../../src/http/post-event-stream.js";
+import { postEventStream, postEventStreamBatches, type EventStreamRequest, type ServerSentEvent, transportOptions } from "../../src/http/post-event-stream.js";
 import { htmlError, jsonResponse, type ReplayServer, sseResponse, startReplayServer, textResponse } from "../../src/testing/index.js";
 import type { RetryInfo } from "../../src/types.js";
 
@@ -195,6 +195,35 @@ describe("postEventStream", () => {
 		const error = (await failure({ url, headers: {}, body: {}, maxRetries: 0 })) as ApiCallError;
 		expect(error.message).toMatch(/^Network error: fetch failed/);
 		expect(error.isRetryable).toBe(true);
+	});
+});
+
+describe("postEventStreamBatches", () => {
+	it("yields the events of each network read together, never an empty batch", async () => {
+		server.enqueue(sseResponse(BODY, { chunking: { minChunkBytes: 4096, maxChunkBytes: 4096 } }));
+		const batches: ServerSentEvent[][] = [];
+		for await (const batch of postEventStreamBatches(request())) batches.push(batch);
+		expect(batches).toHaveLength(1);
+		expect(batches[0]).toHaveLength(3);
+		server.enqueue(sseResponse(BODY, { chunking: { minChunkBytes: 1, maxChunkBytes: 1 } }));
+		const small: ServerSentEvent[][] = [];
+		for await (const batch of postEventStreamBatches(request())) small.push(batch);
+		expect(small.flat()).toEqual(batches[0]);
+		for (const batch of small) expect(batch.length).toBeGreaterThan(0);
+	});
+});
+
+describe("transportOptions", () => {
+	it("passes exactly the transport fields of the stream options", () => {
+		const signal = new AbortController().signal;
+		const onRetry = () => {};
+		expect(transportOptions({ signal, maxRetries: 1, maxRetryDelayMs: 2, idleTimeoutMs: 3, onRetry, apiKey: "k", temperature: 1 })).toEqual({
+			signal,
+			maxRetries: 1,
+			maxRetryDelayMs: 2,
+			idleTimeoutMs: 3,
+			onRetry,
+		});
 	});
 });
 
