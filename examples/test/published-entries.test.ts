@@ -1,0 +1,53 @@
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+
+/**
+ * The built packages (what npm users get: `dist/`, bundled by scripts/bundle-package.mjs) load
+ * through their `exports` map in a plain Node process, without the `development` condition.
+ */
+const run = promisify(execFile);
+
+async function exportsOf(specifier: string): Promise<string[]> {
+	const script = `const m = await import(${JSON.stringify(specifier)}); console.log(JSON.stringify(Object.keys(m).sort()));`;
+	const { stdout } = await run(process.execPath, ["--input-type=module", "-e", script], { cwd: import.meta.dirname });
+	return JSON.parse(stdout) as string[];
+}
+
+describe("published entry points", () => {
+	it("@pi/ai exposes the entry points, registry, faux provider and catalog", async () => {
+		const names = await exportsOf("@pi/ai");
+		for (const name of ["stream", "complete", "streamSimple", "completeSimple", "registerApiProvider", "registerFauxProvider", "getModel", "validateToolArguments", "transformMessages"]) {
+			expect(names).toContain(name);
+		}
+	});
+
+	it("each provider subpath, the testing entry and the schema entry load", async () => {
+		expect(await exportsOf("@pi/ai/openai-completions")).toContain("streamOpenAICompletions");
+		expect(await exportsOf("@pi/ai/openai-responses")).toContain("streamOpenAIResponses");
+		expect(await exportsOf("@pi/ai/anthropic-messages")).toContain("streamAnthropic");
+		expect(await exportsOf("@pi/ai/google-generative-ai")).toContain("streamGoogle");
+		expect(await exportsOf("@pi/ai/testing")).toContain("startReplayServer");
+		expect(await exportsOf("@pi/ai/schema")).toContain("Type");
+	});
+
+	it("@pi/agent-core exposes the loop and the Agent", async () => {
+		const names = await exportsOf("@pi/agent-core");
+		for (const name of ["Agent", "agentLoop", "agentLoopContinue"]) expect(names).toContain(name);
+	});
+
+	it("a built provider streams through the registry from dist (lazy chunk loading works)", async () => {
+		const script = `
+			const { complete, registerFauxProvider, fauxAssistantMessage } = await import("@pi/ai");
+			const faux = registerFauxProvider();
+			faux.setResponses([fauxAssistantMessage("ok")]);
+			const a = await complete(faux.getModel(), { messages: [] });
+			const b = await complete({ ...faux.getModel(), api: "anthropic-messages", provider: "anthropic", baseUrl: "http://127.0.0.1:9" }, { messages: [] }, { apiKey: "k", maxRetries: 0 });
+			console.log(JSON.stringify([a.stopReason, b.stopReason, b.errorMessage]));`;
+		const { stdout } = await run(process.execPath, ["--input-type=module", "-e", script], { cwd: import.meta.dirname });
+		const [faux, anthropic, message] = JSON.parse(stdout) as string[];
+		expect(faux).toBe("stop");
+		expect(anthropic).toBe("error");
+		expect(message).toMatch(/^Network error/);
+	});
+});

@@ -1,0 +1,33 @@
+// Bundles a workspace package's entry points into dist/ with esbuild, next to the .d.ts files
+// that `tsc --emitDeclarationOnly` writes there.
+//
+// Why: Node's ES module loader pays about half a millisecond per file. `@pi/ai` is some forty
+// small source files, and a cheap import is one of its promises; bundling each entry (with shared
+// chunks, and the lazily loaded providers as their own chunks) halves the import overhead.
+// The entries are the package's `exports` (their `development` source paths), so the published
+// layout stays exactly what `exports` names. Dependencies stay external.
+//
+// Usage (from a package folder): node ../../scripts/bundle-package.mjs
+import { readFileSync } from "node:fs";
+import { build } from "esbuild";
+
+const pkg = JSON.parse(readFileSync("package.json", "utf8"));
+const entryPoints = Object.values(pkg.exports).map((target) => {
+	if (!target.development) throw new Error(`${pkg.name}: every export needs a "development" source path`);
+	return target.development;
+});
+
+await build({
+	entryPoints,
+	outbase: "src",
+	outdir: "dist",
+	bundle: true,
+	splitting: true,
+	format: "esm",
+	platform: "node",
+	target: "node20",
+	packages: "external",
+	sourcemap: true,
+	chunkNames: "chunks/[name]-[hash]",
+	logLevel: "warning",
+});
