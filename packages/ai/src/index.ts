@@ -26,7 +26,9 @@ export {
 	DEFAULT_MAX_RETRY_DELAY_MS,
 	type EventStreamRequest,
 	postEventStream,
+	postEventStreamBatches,
 	type ServerSentEvent,
+	transportOptions,
 } from "./http/post-event-stream.js";
 export { StreamingJsonError, StreamingJsonParser, parseStreamingJson } from "./utils/streaming-json.js";
 export {
