@@ -4,7 +4,7 @@
  */
 import { getEnvApiKey, getEnvApiKeyNames } from "../env-api-keys.js";
 import { ApiCallError } from "../http/api-call-error.js";
-import { postEventStream } from "../http/post-event-stream.js";
+import { postEventStreamBatches, transportOptions } from "../http/post-event-stream.js";
 import { createProviderStream } from "../provider-stream.js";
 import type { SimpleStreamOptions, StreamFunction } from "../types.js";
 import { redactSecrets } from "../utils/redact.js";
@@ -58,20 +58,13 @@ export const streamOpenAIResponses: StreamFunction<"openai-responses", OpenAIRes
 		const background = options?.background === true || (isRecord(body) && body.background === true);
 		const state = new ResponsesStreamState(builder, model, { background });
 		try {
-			for await (const event of postEventStream({
-				url: request.url,
-				headers: request.headers,
-				body,
-				signal: options?.signal,
-				maxRetries: options?.maxRetries,
-				maxRetryDelayMs: options?.maxRetryDelayMs,
-				idleTimeoutMs: options?.idleTimeoutMs,
-				onRetry: options?.onRetry,
-				secrets,
-			})) {
-				state.handleData(event.data);
-				// Stop reading once the message is final (an `error` event, or an abort).
-				if (builder.isFinished) return;
+			const batches = postEventStreamBatches({ url: request.url, headers: request.headers, body, ...transportOptions(options), secrets });
+			for await (const batch of batches) {
+				for (const event of batch) {
+					state.handleData(event.data);
+					// Stop reading once the message is final (an `error` event, or an abort).
+					if (builder.isFinished) return;
+				}
 			}
 		} catch (error) {
 			if (builder.isFinished) return;
