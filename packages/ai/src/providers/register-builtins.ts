@@ -2,9 +2,21 @@ import { type ApiProvider, getApiProvider, registerApiProvider } from "../api-re
 import { AssistantMessageBuilder } from "../assistant-message-builder.js";
 import { AssistantMessageEventStream } from "../event-stream.js";
 import { adoptStream } from "../provider-stream.js";
-import type { Api, Context, Model, StreamOptions } from "../types.js";
+import type { Api, Context, Model, SimpleStreamOptions, StreamFunction, StreamOptions } from "../types.js";
 
-type Loader = () => Promise<Pick<ApiProvider, "stream" | "streamSimple">>;
+type StreamFunctions = Pick<ApiProvider, "stream" | "streamSimple">;
+type Loader = () => Promise<StreamFunctions>;
+
+/**
+ * A provider module's two stream functions, typed for the registry. A provider's functions take
+ * its own model and option types; the registry only ever hands them models of their own api.
+ */
+function functions<TApi extends Api, TOptions extends StreamOptions>(
+	stream: StreamFunction<TApi, TOptions>,
+	streamSimple: StreamFunction<TApi, SimpleStreamOptions>,
+): StreamFunctions {
+	return { stream, streamSimple } as unknown as StreamFunctions;
+}
 
 /**
  * The built-in wire APIs. Each provider module loads on its first call, so importing `@pi/ai`
@@ -12,12 +24,10 @@ type Loader = () => Promise<Pick<ApiProvider, "stream" | "streamSimple">>;
  * functions, and add one line here.
  */
 const builtins: Record<string, Loader> = {
-	// one line per built-in provider, e.g.
-	// "openai-completions": () => import("./openai-completions.js").then((m) => ({ stream: m.streamOpenAICompletions, streamSimple: m.streamSimpleOpenAICompletions })),
-	"openai-completions": () => import("./openai-completions.js").then((m) => ({ stream: m.streamOpenAICompletions as ApiProvider["stream"], streamSimple: m.streamSimpleOpenAICompletions as ApiProvider["streamSimple"] })),
-	"openai-responses": () => import("./openai-responses.js").then((m) => ({ stream: m.streamOpenAIResponses as ApiProvider["stream"], streamSimple: m.streamSimpleOpenAIResponses as ApiProvider["streamSimple"] })),
-	"anthropic-messages": () => import("./anthropic-messages.js").then((m) => ({ stream: m.streamAnthropic as ApiProvider["stream"], streamSimple: m.streamSimpleAnthropic as ApiProvider["streamSimple"] })),
-	"google-generative-ai": () => import("./google-generative-ai.js").then((m) => ({ stream: m.streamGoogle as ApiProvider["stream"], streamSimple: m.streamSimpleGoogle as ApiProvider["streamSimple"] })),
+	"openai-completions": () => import("./openai-completions.js").then((m) => functions(m.streamOpenAICompletions, m.streamSimpleOpenAICompletions)),
+	"openai-responses": () => import("./openai-responses.js").then((m) => functions(m.streamOpenAIResponses, m.streamSimpleOpenAIResponses)),
+	"anthropic-messages": () => import("./anthropic-messages.js").then((m) => functions(m.streamAnthropic, m.streamSimpleAnthropic)),
+	"google-generative-ai": () => import("./google-generative-ai.js").then((m) => functions(m.streamGoogle, m.streamSimpleGoogle)),
 };
 
 export const BUILTIN_SOURCE_ID = "@pi/ai/builtins";
@@ -40,7 +50,7 @@ export function registerBuiltinApiProviders(): void {
 }
 
 function lazyProvider(api: Api, load: Loader): ApiProvider {
-	let loaded: Pick<ApiProvider, "stream" | "streamSimple"> | undefined;
+	let loaded: StreamFunctions | undefined;
 	const forward =
 		(kind: "stream" | "streamSimple") =>
 		(model: Model<Api>, context: Context, options?: StreamOptions): AssistantMessageEventStream => {
