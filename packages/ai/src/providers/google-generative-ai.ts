@@ -6,6 +6,7 @@
  * See docs/providers/google-generative-ai.md for the request mapping and the stream rules.
  */
 import { getEnvApiKey, getEnvApiKeyNames } from "../env-api-keys.js";
+import { ApiCallError } from "../http/api-call-error.js";
 import { postEventStreamBatches, transportOptions } from "../http/post-event-stream.js";
 import { createProviderStream } from "../provider-stream.js";
 import type { Provider, SimpleStreamOptions, StreamFunction } from "../types.js";
@@ -56,6 +57,12 @@ export const streamGoogle: StreamFunction<"google-generative-ai", GoogleOptions>
 				}
 			}
 		} catch (error) {
+			// The final chunk arrived and only the connection failed instead of closing (a proxy that
+			// holds it open until the idle timeout, a reset): the reply is complete, not an error.
+			if (state.hasFinalChunk && isTransportFailure(error) && !options?.signal?.aborted) {
+				state.finish();
+				return;
+			}
 			// Arguments of a streamed call that was cut off are kept on its block.
 			state.flushStreamingCall();
 			throw error;
@@ -80,6 +87,11 @@ export const streamSimpleGoogle: StreamFunction<"google-generative-ai", SimpleSt
 	if (thinking) googleOptions.thinking = thinking;
 	return streamGoogle(model, context, googleOptions);
 };
+
+/** A failure of the connection itself (reset, idle timeout), not an answer of the server. */
+function isTransportFailure(error: unknown): boolean {
+	return error instanceof ApiCallError && error.status === undefined;
+}
 
 function parseChunk(data: string): GeminiStreamChunk {
 	let value: unknown;

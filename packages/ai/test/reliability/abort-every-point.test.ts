@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { AssistantMessageEventStream } from "../../src/event-stream.js";
+import { stream as streamEntry } from "../../src/stream.js";
 import { assertEventProtocol, jsonResponse, loadFixture, type ReplayServer, sseResponse, startReplayServer } from "../../src/testing/index.js";
 import type { AssistantMessage, AssistantMessageEvent } from "../../src/types.js";
 import { ADAPTERS, type ProviderAdapter } from "./harness/adapters.js";
@@ -199,6 +200,27 @@ describe.each(ADAPTERS)("$api: abort at every point", (adapter) => {
 			expect(message.errorMessage).toContain("user pressed Esc");
 			expect(message.content[0]).toMatchObject({ type: "text" });
 			expect((message.content[0] as { text: string }).text.startsWith(adapter.firstText)).toBe(true);
+		});
+	});
+
+	it("through stream() (the lazily loaded entry point): abort mid-stream is as prompt", async () => {
+		await withServer(async (server) => {
+			server.enqueue(sseResponse(adapter.fixture, { stallAfterBytes: afterEventWith(adapter.fixture, adapter.firstTextMarker) }));
+			const controller = new AbortController();
+			const events = streamEntry(adapter.model(server.url), HELLO, { ...FAST, signal: controller.signal });
+			let abortedAt = 0;
+			let terminalAt = 0;
+			for await (const event of events) {
+				if (event.type === "text_delta" && !abortedAt) {
+					abortedAt = performance.now();
+					controller.abort();
+				}
+				if (event.type === "error" || event.type === "done") terminalAt = performance.now();
+			}
+			expect(terminalAt - abortedAt).toBeLessThan(PROMPT_MS);
+			const message = await events.result();
+			expect(message.stopReason).toBe("aborted");
+			expect((message.content[0] as { text?: string }).text?.startsWith(adapter.firstText)).toBe(true);
 		});
 	});
 

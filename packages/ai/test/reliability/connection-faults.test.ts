@@ -140,6 +140,27 @@ describe.each(ADAPTERS)("$api: connection faults", (adapter) => {
 		});
 	});
 
+	it("the whole reply, then the connection stalls instead of closing: a complete reply", async () => {
+		await withServer(async (server) => {
+			const reference = await referenceRun(adapter, adapter.fixture);
+			server.enqueue(sseResponse(adapter.fixture, { stallAfterBytes: adapter.fixture.length }));
+			const result = await runCase(adapter, server, { idleTimeoutMs: IDLE_MS });
+			const message = expectCase(adapter, result, { stopReason: reference.message.stopReason, requests: 1 });
+			expect({ ...message, timestamp: 0 }).toEqual({ ...reference.message, timestamp: 0 });
+			expect(result.elapsedMs).toBeLessThan(IDLE_MS + 1_000);
+		});
+	});
+
+	it("the whole reply, then the connection resets: a complete reply", async () => {
+		await withServer(async (server) => {
+			const reference = await referenceRun(adapter, adapter.fixture);
+			server.enqueue(sseResponse(adapter.fixture, { resetAfterBytes: adapter.fixture.length }));
+			const result = await runCase(adapter, server);
+			const message = expectCase(adapter, result, { stopReason: reference.message.stopReason, requests: 1 });
+			expect({ ...message, timestamp: 0 }).toEqual({ ...reference.message, timestamp: 0 });
+		});
+	});
+
 	it("a body cut inside an event: the partial event is dropped, the rest kept", async () => {
 		await withServer(async (server) => {
 			server.enqueue(sseResponse(adapter.fixture, { truncateAfterBytes: midStream() + 7 }), ok());

@@ -58,6 +58,14 @@ export class GeminiStreamState {
 		this.nextToolCallId = nextToolCallId;
 	}
 
+	/**
+	 * True once a `finishReason` or `promptFeedback.blockReason` arrived: Gemini's final chunk
+	 * came, so the reply is complete even if the connection then fails instead of closing.
+	 */
+	get hasFinalChunk(): boolean {
+		return this.finishReason !== undefined || this.blockReason !== undefined;
+	}
+
 	/** Applies one parsed chunk. Does nothing once the message finished. */
 	handleChunk(chunk: GeminiStreamChunk): void {
 		if (this.builder.isFinished) return;
