@@ -108,3 +108,41 @@ describe("tool arguments are validated before execute", () => {
 		expect(textOf(good.toolResult)).toBe("found");
 	});
 });
+
+describe("tool calls whose streamed JSON was invalid", () => {
+	test("never reach execute, even when the partial value fits the schema; the model is told why", async () => {
+		const { createProviderStream } = await import("@pi/ai");
+		const read: AgentTool<any> & { calls: number } = {
+			name: "read",
+			label: "Read",
+			description: "Reads a file",
+			parameters: Type.Object({ path: Type.String() }),
+			calls: 0,
+			async execute() {
+				read.calls++;
+				return { content: [{ type: "text", text: "contents" }], details: {} };
+			},
+		};
+		let call = 0;
+		const streamFn = ((model: typeof testModel, _context: unknown, options: never) =>
+			createProviderStream(model, options, async (builder) => {
+				if (call++ === 0) {
+					// The reply was cut inside the arguments, yet the wire said tool_use.
+					const index = builder.startToolCall("c1", "read");
+					builder.appendToolCallArguments(index, '{"path": "a.t');
+					builder.finish("toolUse");
+				} else {
+					builder.appendText(builder.startText(), "sorry");
+					builder.finish("stop");
+				}
+			})) as never;
+		const { events, result } = await collect(
+			agentLoop([user("go")], { systemPrompt: "", messages: [], tools: [read] }, config, undefined, streamFn),
+		);
+		assertRunInvariants(events);
+		expect(read.calls).toBe(0);
+		const toolResult = result.find((message) => message.role === "toolResult");
+		expect(toolResult).toMatchObject({ toolCallId: "c1", isError: true });
+		expect(textOf(toolResult)).toMatch(/^Invalid arguments for tool "read": the arguments were not valid JSON/);
+	});
+});

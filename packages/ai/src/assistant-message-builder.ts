@@ -52,6 +52,8 @@ export class AssistantMessageBuilder {
 	readonly stream: AssistantMessageEventStream;
 	readonly message: AssistantMessage;
 	private readonly parsers = new Map<number, StreamingJsonParser>();
+	/** Tool calls whose argument text had more than whitespace. */
+	private readonly argumentText = new Set<number>();
 	private readonly open = new Set<number>();
 	private finished = false;
 
@@ -131,6 +133,7 @@ export class AssistantMessageBuilder {
 		const parser = this.parsers.get(index);
 		if (!parser) return;
 		parser.push(delta);
+		if (!this.argumentText.has(index) && /\S/.test(delta)) this.argumentText.add(index);
 		const partial = parser.value;
 		if (isPlainObject(partial)) block.arguments = partial;
 		this.stream.push({ type: "toolcall_delta", contentIndex: index, delta, partial: this.message });
@@ -244,19 +247,43 @@ export class AssistantMessageBuilder {
 		const parser = this.parsers.get(index);
 		this.parsers.delete(index);
 		if (!parser) return block.arguments;
+		const hadText = this.argumentText.delete(index);
+		let value: unknown;
 		try {
-			const value = parser.finish();
-			return isPlainObject(value) ? value : {};
-		} catch {
-			// No arguments at all (`{}`), or invalid JSON from the model: keep the best-effort value;
-			// tool validation then tells the model what was wrong.
+			value = parser.finish();
+		} catch (error) {
+			// No argument text at all means no arguments: `{}`.
+			if (!hadText) return {};
+			// Invalid JSON from the model: keep the best-effort value so nothing is lost, and remember
+			// why, so that validation refuses these arguments instead of running the tool with them.
+			invalidArguments.set(block.arguments, error instanceof Error ? error.message : String(error));
 			return block.arguments;
 		}
+		if (isPlainObject(value)) return value;
+		const empty: Record<string, unknown> = {};
+		invalidArguments.set(empty, `expected a JSON object, got ${Array.isArray(value) ? "an array" : value === null ? "null" : typeof value}`);
+		return empty;
 	}
 
 	private redact(text: string): string {
 		return redactSecrets(text, this.secrets);
 	}
+}
+
+/**
+ * Arguments objects of tool calls whose streamed JSON was invalid, with the parser's message.
+ * Kept beside the blocks (a WeakMap keyed by the arguments object), not on them: the final
+ * message carries no scratch fields, and the mark lives exactly as long as the arguments.
+ */
+const invalidArguments = new WeakMap<object, string>();
+
+/**
+ * Why a streamed tool call's arguments are not what the model meant: its JSON was invalid (cut
+ * short, malformed) or not an object. `undefined` for valid arguments. `validateToolArguments`
+ * refuses such arguments, so an agent never runs a tool with a best-effort partial value.
+ */
+export function toolArgumentsError(args: object): string | undefined {
+	return invalidArguments.get(args);
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -6,7 +6,13 @@
  */
 export type * from "./types.js";
 export { AssistantMessageEventStream, createAssistantMessageEventStream, EventStream, emptyUsage } from "./event-stream.js";
-export { AssistantMessageBuilder, type FinishDetails, type FinishReason, type UsageCounts } from "./assistant-message-builder.js";
+export {
+	AssistantMessageBuilder,
+	type FinishDetails,
+	type FinishReason,
+	toolArgumentsError,
+	type UsageCounts,
+} from "./assistant-message-builder.js";
 export { createProviderStream } from "./provider-stream.js";
 export {
 	type ApiProvider,

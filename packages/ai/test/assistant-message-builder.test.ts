@@ -133,3 +133,32 @@ describe("AssistantMessageBuilder", () => {
 		]);
 	});
 });
+
+describe("invalid tool-call arguments", () => {
+	it("keep their best-effort value but are marked, so validation refuses them", async () => {
+		const { toolArgumentsError } = await import("../src/assistant-message-builder.js");
+		const { validateToolArguments } = await import("../src/validation/validate-tool-arguments.js");
+		const builder = new AssistantMessageBuilder(model);
+		const cut = builder.startToolCall("c1", "read");
+		builder.appendToolCallArguments(cut, '{"path": "a.t');
+		const whole = builder.startToolCall("c2", "read");
+		builder.appendToolCallArguments(whole, '{"path": "a.txt"}');
+		const none = builder.startToolCall("c3", "read");
+		builder.appendToolCallArguments(none, "  ");
+		const array = builder.startToolCall("c4", "read");
+		builder.appendToolCallArguments(array, "[1]");
+		builder.finish("toolUse");
+		const [c1, c2, c3, c4] = builder.message.content as import("../src/types.js").ToolCall[];
+		expect(c1?.arguments).toEqual({ path: "a.t" });
+		expect(toolArgumentsError(c1!.arguments)).toMatch(/end of JSON input/);
+		expect(toolArgumentsError(c2!.arguments)).toBeUndefined();
+		expect(c3?.arguments).toEqual({});
+		expect(toolArgumentsError(c3!.arguments)).toBeUndefined();
+		expect(c4?.arguments).toEqual({});
+		expect(toolArgumentsError(c4!.arguments)).toBe("expected a JSON object, got an array");
+		const tool = { name: "read", description: "", parameters: { type: "object", properties: { path: { type: "string" } } } } as never;
+		expect(() => validateToolArguments(tool, c1!)).toThrow(/^Invalid arguments for tool "read": the arguments were not valid JSON \(Unexpected end of JSON input/);
+		expect(validateToolArguments(tool, c2!)).toEqual({ path: "a.txt" });
+		expect(JSON.stringify(c1)).toBe('{"type":"toolCall","id":"c1","name":"read","arguments":{"path":"a.t"}}');
+	});
+});

@@ -1,3 +1,4 @@
+import { toolArgumentsError } from "../assistant-message-builder.js";
 import type { Tool, ToolCall } from "../types.js";
 import { type CompiledSchema, type SchemaError, schemaCompiler } from "./load-schema-compiler.js";
 
@@ -9,7 +10,9 @@ const compiled = new WeakMap<object, CompiledSchema>();
  * Schema, e.g. from an MCP server) and returns them.
  *
  * Throws an `Error` whose message a model can act on: the tool name, then one line per problem,
- * each naming the JSON path, e.g. `/city: expected string`. Arguments are not coerced.
+ * each naming the JSON path, e.g. `/city: expected string`. Arguments are not coerced. Arguments
+ * whose streamed JSON was invalid (cut short or malformed; see `toolArgumentsError`) are refused
+ * even when their best-effort partial value would match the schema.
  *
  * The first call loads typebox's schema compiler (about 90 ms, once); each schema is compiled
  * once and cached.
@@ -34,6 +37,10 @@ export function validateToolArguments<T = Record<string, unknown>>(tool: Tool, t
 		compiled.set(schema, validator);
 	}
 	const args = toolCall.arguments;
+	const jsonError = typeof args === "object" && args !== null ? toolArgumentsError(args) : undefined;
+	if (jsonError !== undefined) {
+		throw new Error(`Invalid arguments for tool "${tool.name}": the arguments were not valid JSON (${jsonError}).`);
+	}
 	if (validator.Check(args)) return args as T;
 	const [, errors] = validator.Errors(args);
 	const lines = formatSchemaErrors(errors);
