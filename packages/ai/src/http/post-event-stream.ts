@@ -97,12 +97,12 @@ export async function* postEventStreamBatches(request: EventStreamRequest): Asyn
 				);
 			}
 			const waitMs = asked ?? backoffDelay(attempt + 1);
-			request.onRetry?.({
-				attempt: attempt + 1,
-				delayMs: waitMs,
-				status: failure.status,
-				reason: failure.message,
-			});
+			try {
+				request.onRetry?.({ attempt: attempt + 1, delayMs: waitMs, status: failure.status, reason: failure.message });
+			} catch (error) {
+				const reason = error instanceof Error ? error.message : String(error);
+				throw new Error(redactSecrets(`The onRetry callback failed: ${reason}`, secrets), { cause: error });
+			}
 			await delay(waitMs, request.signal);
 		}
 	}

@@ -108,6 +108,19 @@ describe("postEventStream", () => {
 		expect(server.requests).toHaveLength(2);
 	});
 
+	it("names a throwing onRetry callback in the error", async () => {
+		server.enqueue(textResponse(503, "busy"), sseResponse(BODY));
+		const error = await failure(
+			request({
+				onRetry: () => {
+					throw new Error("listener bug");
+				},
+			}),
+		);
+		expect(error.message).toBe("The onRetry callback failed: listener bug");
+		expect(server.requests).toHaveLength(1);
+	});
+
 	it("does not retry when maxRetries is 0", async () => {
 		server.enqueue(textResponse(503, "busy"), sseResponse(BODY));
 		await failure(request({ maxRetries: 0 }));
