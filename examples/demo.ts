@@ -68,9 +68,9 @@ function pickModel(): { model: Model; label: string } {
 		return { model, label: `${id} at ${baseUrl}` };
 	}
 	const candidates: [string, string][] = [
-		["openai", "gpt-4o-mini"],
-		["anthropic", "claude-3-5-haiku-20241022"],
-		["google", "gemini-2.5-flash"],
+		["openai", "gpt-6-luna"],
+		["anthropic", "claude-haiku-4-5"],
+		["google", "gemini-3.8-flash"],
 	];
 	for (const [provider, id] of candidates) {
 		if (!getEnvApiKey(provider)) continue;
