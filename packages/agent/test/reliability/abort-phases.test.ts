@@ -65,7 +65,12 @@ const PHASES: Phase[] = [
 		setup: (enter) => ({
 			responses: [{ stallBeforeHeaders: true }],
 			listen: (event) => {
-				if (event.type === "turn_start") setTimeout(enter, 30);
+				// Abort once the server holds the request (not after a fixed delay: on a loaded
+				// machine the request may still be on its way, and would then count as a call
+				// made after the abort).
+				if (event.type !== "turn_start") return;
+				const poll = () => (server.requests.length > 0 ? enter() : setTimeout(poll, 2));
+				poll();
 			},
 		}),
 		expectLast: { role: "assistant", aborted: true },
@@ -86,7 +91,10 @@ const PHASES: Phase[] = [
 			options: { maxRetryDelayMs: 60_000 },
 			responses: [jsonResponse(429, { type: "error", error: { type: "rate_limit_error", message: "slow down" } }, { "retry-after": "30" })],
 			listen: (event) => {
-				if (event.type === "turn_start") setTimeout(enter, 60);
+				// Once the server answered the 429, the client waits 30 s before retrying: abort in there.
+				if (event.type !== "turn_start") return;
+				const poll = () => (server.requests.length > 0 ? setTimeout(enter, 20) : setTimeout(poll, 2));
+				poll();
 			},
 		}),
 		expectLast: { role: "assistant", aborted: true },
