@@ -3,6 +3,7 @@ import type { AssistantMessageBuilder } from "../assistant-message-builder.js";
 import { emptyUsage } from "../event-stream.js";
 import { createProviderStream } from "../provider-stream.js";
 import { delay } from "../http/retry-delay.js";
+import { seededRandom } from "../utils/seeded-random.js";
 import type {
 	AssistantMessage,
 	Context,
@@ -129,7 +130,7 @@ export function registerFauxProvider(options: RegisterFauxProviderOptions = {}):
 	const state = { callCount: 0 };
 	const minSize = Math.max(1, options.tokenSize?.min ?? 1);
 	const maxSize = Math.max(minSize, options.tokenSize?.max ?? 8);
-	const random = mulberry32(options.seed ?? 1);
+	const random = seededRandom(options.seed ?? 1);
 	const deltaSize = () => minSize + Math.floor(random() * (maxSize - minSize + 1));
 	const delayPerChar = options.tokensPerSecond && options.tokensPerSecond > 0 ? 1000 / (options.tokensPerSecond * 4) : 0;
 
@@ -278,17 +279,5 @@ function fauxModel(definition: FauxModelDefinition, api: string, provider: strin
 		cost: definition.cost ?? { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
 		contextWindow: definition.contextWindow ?? 128_000,
 		maxTokens: definition.maxTokens ?? 16_384,
-	};
-}
-
-/** A small seeded PRNG (mulberry32), so that delta sizes are reproducible. */
-function mulberry32(seed: number): () => number {
-	let state = seed >>> 0;
-	return () => {
-		state = (state + 0x6d2b79f5) >>> 0;
-		let t = state;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
 	};
 }

@@ -1,3 +1,7 @@
+import { seededRandom } from "../utils/seeded-random.js";
+
+export { seededRandom };
+
 /** How {@link splitIntoChunks} cuts a body. Every field is optional. */
 export interface ChunkingOptions {
 	/** Seed of the pseudo-random generator: the same seed gives the same cuts. Default `1`. */
@@ -63,16 +67,4 @@ function firstAwkwardCut(bytes: Uint8Array, from: number, to: number): number | 
 		if (after === 0x0a && bytes[cut - 1] === 0x0d) return cut;
 	}
 	return undefined;
-}
-
-/** mulberry32: a tiny, fast 32-bit generator; plenty for test chunkings. Returns values in [0, 1). */
-export function seededRandom(seed: number): () => number {
-	let state = seed >>> 0;
-	return () => {
-		state = (state + 0x6d2b79f5) >>> 0;
-		let t = state;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
 }
