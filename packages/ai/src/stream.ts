@@ -70,6 +70,7 @@ function dispatch(
 	try {
 		ensureBuiltinApiProviders();
 		if (!model || typeof model !== "object") throw new TypeError("stream: `model` must be a Model object");
+		assertContext(context);
 		const provider = getApiProvider(model.api);
 		if (!provider) {
 			throw new Error(`No API provider registered for api "${model.api}" (model "${model.id}").`);
@@ -83,6 +84,30 @@ function dispatch(
 		builder.fail(error, options?.signal);
 		return builder.stream;
 	}
+}
+
+const ROLES = new Set(["user", "assistant", "toolResult"]);
+
+/** Catches malformed contexts before a provider does, with an error that says where. */
+function assertContext(context: Context): void {
+	if (!context || typeof context !== "object" || !Array.isArray(context.messages)) {
+		throw new TypeError("stream: `context.messages` must be an array of messages");
+	}
+	const messages = context.messages;
+	for (let i = 0; i < messages.length; i++) {
+		const message = messages[i] as { role?: unknown; content?: unknown } | null | undefined;
+		if (!message || typeof message !== "object") throw new TypeError(`stream: context.messages[${i}] is not a message object`);
+		if (!ROLES.has(message.role as string)) {
+			const hint = message.role === "system" ? " (put the system prompt in `context.systemPrompt`)" : "";
+			throw new TypeError(
+				`stream: context.messages[${i}] has role ${JSON.stringify(message.role)}; expected "user", "assistant" or "toolResult"${hint}`,
+			);
+		}
+		if (typeof message.content !== "string" && !Array.isArray(message.content)) {
+			throw new TypeError(`stream: context.messages[${i}].content must be a string or an array of content blocks`);
+		}
+	}
+	if (context.tools !== undefined && !Array.isArray(context.tools)) throw new TypeError("stream: `context.tools` must be an array when given");
 }
 
 async function drain(events: AssistantMessageEventStream): Promise<AssistantMessage> {

@@ -54,3 +54,32 @@ describe("entry points", () => {
 		expect(() => registerApiProvider({ api: "x" } as never)).toThrow(/"x" needs both `stream` and `streamSimple`/);
 	});
 });
+
+describe("bad input", () => {
+	it("gets an error message that says what is wrong and where, as a stream, never a throw", async () => {
+		const { registerFauxProvider } = await import("../src/providers/faux.js");
+		const faux = registerFauxProvider();
+		try {
+			const fauxModel = faux.getModel();
+			const cases: [unknown, string][] = [
+				[undefined, "stream: `context.messages` must be an array of messages"],
+				[{ messages: "hi" }, "stream: `context.messages` must be an array of messages"],
+				[{ messages: [null] }, "stream: context.messages[0] is not a message object"],
+				[
+					{ messages: [{ role: "user", content: "a", timestamp: 1 }, { role: "system", content: "be terse", timestamp: 1 }] },
+					'stream: context.messages[1] has role "system"; expected "user", "assistant" or "toolResult" (put the system prompt in `context.systemPrompt`)',
+				],
+				[{ messages: [{ role: "user", timestamp: 1 }] }, "stream: context.messages[0].content must be a string or an array of content blocks"],
+				[{ messages: [], tools: {} }, "stream: `context.tools` must be an array when given"],
+			];
+			for (const [context, expected] of cases) {
+				const message = await complete(fauxModel, context as never);
+				expect(message.stopReason).toBe("error");
+				expect(message.errorMessage).toBe(expected);
+			}
+			expect(faux.state.callCount).toBe(0);
+		} finally {
+			faux.unregister();
+		}
+	});
+});
