@@ -12,6 +12,7 @@ import { type AnthropicOptions, buildRequest } from "./anthropic-messages/build-
 import { effortForLevel, supportsAdaptiveThinking } from "./anthropic-messages/model-features.js";
 import type { AnthropicStreamEvent } from "./anthropic-messages/wire-types.js";
 import { maxTokensWithThinking, reasoningLevel, thinkingBudget } from "./simple-options.js";
+import { isBlank } from "../utils/is-blank.js";
 
 export type { AnthropicOptions } from "./anthropic-messages/build-request.js";
 export type { AnthropicEffort } from "./anthropic-messages/model-features.js";
@@ -88,7 +89,7 @@ export const streamSimpleAnthropic: StreamFunction<"anthropic-messages", SimpleS
 /** Parses one SSE `data:` payload; `undefined` for an empty one. Malformed JSON fails the message. */
 function parseEvent(sse: ServerSentEvent): AnthropicStreamEvent | undefined {
 	const data = sse.data;
-	if (data.trim() === "") return undefined;
+	if (isBlank(data)) return undefined;
 	let parsed: unknown;
 	try {
 		parsed = JSON.parse(data);

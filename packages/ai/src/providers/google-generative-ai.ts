@@ -16,6 +16,7 @@ import type { GoogleOptions } from "./google-generative-ai/google-options.js";
 import { GeminiStreamState } from "./google-generative-ai/gemini-stream-state.js";
 import { simpleThinking } from "./google-generative-ai/thinking-config.js";
 import type { GeminiStreamChunk } from "./google-generative-ai/wire-types.js";
+import { isBlank } from "../utils/is-blank.js";
 
 export type { GoogleCompat } from "./google-generative-ai/google-compat.js";
 export type { GoogleOptions, GoogleThinkingLevel } from "./google-generative-ai/google-options.js";
@@ -51,7 +52,7 @@ export const streamGoogle: StreamFunction<"google-generative-ai", GoogleOptions>
 		try {
 			for await (const batch of batches) {
 				for (const event of batch) {
-					if (event.data.trim() === "") continue;
+					if (isBlank(event.data)) continue;
 					state.handleChunk(parseChunk(event.data));
 					if (builder.isFinished) return;
 				}

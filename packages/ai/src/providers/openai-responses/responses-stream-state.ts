@@ -5,6 +5,7 @@ import { parseUsage } from "./parse-usage.js";
 import { encodeTextSignature } from "./text-signature.js";
 import { encodeToolCallId } from "./tool-call-id.js";
 import type { ResponsesOutputItem, ResponsesResponse, ResponsesStreamEvent } from "./wire-types.js";
+import { isBlank } from "../../utils/is-blank.js";
 
 /** One output item being streamed, keyed by its `output_index` (and its id). */
 type Entry =
@@ -60,7 +61,7 @@ export class ResponsesStreamState {
 	 * ignored. Throws {@link MalformedEventError} when the payload is not JSON.
 	 */
 	handleData(data: string): void {
-		if (data === "[DONE]" || data.trim() === "") return;
+		if (data === "[DONE]" || isBlank(data)) return;
 		let event: unknown;
 		try {
 			event = JSON.parse(data);
