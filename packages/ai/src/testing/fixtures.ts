@@ -21,16 +21,15 @@ export interface FixtureFile {
 let cachedDir: string | undefined;
 
 /**
- * The folder holding the captures: `$PI_FIXTURES_DIR` when set, else `<repo>/../shared/fixtures`,
- * where `<repo>` is the nearest folder above this file that holds `pnpm-workspace.yaml` (CI clones
- * the repository with `shared/` copied beside it).
+ * The folder holding the captures: `$PI_FIXTURES_DIR` when set, else `<repo>/fixtures`, where
+ * `<repo>` is the nearest folder above this file that holds `pnpm-workspace.yaml`.
  *
  * Throws when no workspace root is found and the variable is unset.
  */
 export function fixturesDir(): string {
 	const fromEnv = process.env.PI_FIXTURES_DIR;
 	if (fromEnv) return resolve(fromEnv);
-	if (cachedDir === undefined) cachedDir = join(findRepoRoot(), "..", "shared", "fixtures");
+	if (cachedDir === undefined) cachedDir = join(findRepoRoot(), "fixtures");
 	return cachedDir;
 }
 

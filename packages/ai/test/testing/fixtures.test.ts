@@ -11,10 +11,10 @@ afterEach(() => {
 });
 
 describe("fixtures", () => {
-	it("finds the shared captures beside the repository by default", () => {
+	it("finds the captures inside the repository by default", () => {
 		delete process.env.PI_FIXTURES_DIR;
 		const repoRoot = resolve(import.meta.dirname, "../../../..");
-		expect(fixturesDir()).toBe(join(repoRoot, "..", "shared", "fixtures"));
+		expect(fixturesDir()).toBe(join(repoRoot, "fixtures"));
 		expect(fixturePath("anthropic-messages", "text-basic")).toBe(join(fixturesDir(), "anthropic-messages", "text-basic.sse"));
 		expect(fixturePath("anthropic-messages", "text-basic.sse")).toBe(fixturePath("anthropic-messages", "text-basic"));
 	});
