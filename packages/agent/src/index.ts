@@ -6,16 +6,16 @@
  * whatever throws, aborts or interrupts it. See docs/agent.md.
  */
 export type * from "./types.js";
-export { Agent, type AgentListener, type AgentOptions } from "./agent.js";
+export { Agent, type AgentListener, type AgentOptions } from "./agent/agent.js";
 export {
 	type AgentEventSink,
 	agentLoop,
 	agentLoopContinue,
 	runAgentLoop,
 	runAgentLoopContinue,
-} from "./agent-loop.js";
-export { ABORTED_TEXT, INTERRUPTED_TEXT } from "./assistant-messages.js";
-export { defaultConvertToLlm, isLlmMessage } from "./default-convert-to-llm.js";
-export { TOOL_ABORTED_TEXT } from "./execute-tool-calls.js";
-export type { QueueMode, SteeringMode } from "./message-queue.js";
-export { RunFailure } from "./run-failure.js";
+} from "./loop/agent-loop.js";
+export { ABORTED_TEXT, INTERRUPTED_TEXT } from "./loop/assistant-messages.js";
+export { defaultConvertToLlm, isLlmMessage } from "./loop/default-convert-to-llm.js";
+export { TOOL_ABORTED_TEXT } from "./loop/execute-tool-calls.js";
+export type { QueueMode, SteeringMode } from "./agent/message-queue.js";
+export { RunFailure } from "./loop/run-failure.js";

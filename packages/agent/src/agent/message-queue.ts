@@ -1,4 +1,4 @@
-import type { AgentMessage } from "./types.js";
+import type { AgentMessage } from "../types.js";
 
 /**
  * How a queue hands out its messages when the loop polls it: `one-at-a-time` gives the oldest

@@ -1,6 +1,6 @@
 import type { Model } from "@pi/ai";
-import { INTERRUPTED_TEXT } from "./assistant-messages.js";
-import type { AgentEvent, AgentMessage, AgentState, AgentTool, ThinkingLevel } from "./types.js";
+import { INTERRUPTED_TEXT } from "../loop/assistant-messages.js";
+import type { AgentEvent, AgentMessage, AgentState, AgentTool, ThinkingLevel } from "../types.js";
 
 /**
  * The mutable store behind `Agent.state`. Events update it before listeners run, so a listener

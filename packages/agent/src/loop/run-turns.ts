@@ -1,10 +1,10 @@
 import type { AssistantMessage, ToolResultMessage } from "@pi/ai";
 import { executeToolCalls } from "./execute-tool-calls.js";
 import { failRun } from "./fail-run.js";
-import type { LoopRun } from "./loop-run.js";
+import type { LoopRun } from "./loop-run-state.js";
 import { guard, RunFailure } from "./run-failure.js";
 import { type ReplyOutcome, streamReply } from "./stream-reply.js";
-import type { AgentMessage } from "./types.js";
+import type { AgentMessage } from "../types.js";
 
 /**
  * Runs turns until the agent is done, then emits `agent_end`; resolves with the messages the run

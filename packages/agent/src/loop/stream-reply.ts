@@ -1,6 +1,6 @@
 import type { AssistantMessage, AssistantMessageEvent, AssistantMessageEventStream, Context, Message } from "@pi/ai";
 import { ABORTED_TEXT, emptyAssistantMessage, endPartialReply, INTERRUPTED_TEXT } from "./assistant-messages.js";
-import type { LoopRun, ReplyInFlight } from "./loop-run.js";
+import type { LoopRun, ReplyInFlight } from "./loop-run-state.js";
 import { guard, RunFailure } from "./run-failure.js";
 import { untilAborted } from "./until-aborted.js";
 

@@ -1,5 +1,5 @@
 import type { Message } from "@pi/ai";
-import type { AgentMessage } from "./types.js";
+import type { AgentMessage } from "../types.js";
 
 /**
  * The default `convertToLlm`: keeps the messages a model understands (`user`, `assistant`,

@@ -1,6 +1,6 @@
 import { emptyAssistantMessage, endPartialReply } from "./assistant-messages.js";
 import { closeToolBatch } from "./execute-tool-calls.js";
-import type { LoopRun } from "./loop-run.js";
+import type { LoopRun } from "./loop-run-state.js";
 import { redact, RunFailure } from "./run-failure.js";
 
 /**

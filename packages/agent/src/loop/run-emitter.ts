@@ -1,5 +1,5 @@
 import { RunFailure } from "./run-failure.js";
-import type { AgentEvent, AgentMessage } from "./types.js";
+import type { AgentEvent, AgentMessage } from "../types.js";
 
 /**
  * Receives the events of a run. The loop awaits it before going on, so an async sink (the

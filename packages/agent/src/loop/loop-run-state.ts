@@ -1,6 +1,6 @@
 import type { AssistantMessage, SimpleStreamOptions, ToolResultMessage } from "@pi/ai";
 import { type AgentEventSink, RunEmitter } from "./run-emitter.js";
-import type { AgentContext, AgentLoopConfig, AgentMessage, StreamFn } from "./types.js";
+import type { AgentContext, AgentLoopConfig, AgentMessage, StreamFn } from "../types.js";
 import type { ToolBatch } from "./execute-tool-calls.js";
 
 /** The model reply being streamed: what a failing run must end and abort. */

@@ -1,10 +1,10 @@
 import { type ImageContent, type Message, type Model, type SimpleStreamOptions, streamSimple, type ThinkingBudgets } from "@pi/ai";
-import { runAgentLoop, runAgentLoopContinue } from "./agent-loop.js";
-import { emptyAssistantMessage } from "./assistant-messages.js";
-import { defaultConvertToLlm } from "./default-convert-to-llm.js";
+import { runAgentLoop, runAgentLoopContinue } from "../loop/agent-loop.js";
+import { emptyAssistantMessage } from "../loop/assistant-messages.js";
+import { defaultConvertToLlm } from "../loop/default-convert-to-llm.js";
 import { MessageQueue, type QueueMode, type SteeringMode } from "./message-queue.js";
 import { AgentStateStore } from "./agent-state-store.js";
-import { errorText } from "./run-failure.js";
+import { errorText } from "../loop/run-failure.js";
 import type {
 	AfterToolCallContext,
 	AfterToolCallResult,
@@ -17,7 +17,7 @@ import type {
 	ShouldStopAfterTurnContext,
 	StreamFn,
 	ToolExecutionMode,
-} from "./types.js";
+} from "../types.js";
 
 /** A subscriber to an agent's events; a returned promise is awaited before the run goes on. */
 export type AgentListener = (event: AgentEvent, signal: AbortSignal) => Promise<void> | void;

@@ -6,10 +6,10 @@ import {
 	type ToolResultMessage,
 	validateToolArguments,
 } from "@pi/ai";
-import type { LoopRun } from "./loop-run.js";
+import type { LoopRun } from "./loop-run-state.js";
 import { errorText, guard } from "./run-failure.js";
 import { untilAborted } from "./until-aborted.js";
-import type { AgentTool, AgentToolResult, AgentToolUpdateCallback } from "./types.js";
+import type { AgentTool, AgentToolResult, AgentToolUpdateCallback } from "../types.js";
 
 /** The text of the result of a tool call cut short by an abort. */
 export const TOOL_ABORTED_TEXT = "Tool execution was aborted.";

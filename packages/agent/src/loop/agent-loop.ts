@@ -1,8 +1,8 @@
 import { EventStream, streamSimple } from "@pi/ai";
-import { LoopRun } from "./loop-run.js";
+import { LoopRun } from "./loop-run-state.js";
 import type { AgentEventSink } from "./run-emitter.js";
-import { runLoop } from "./run-loop.js";
-import type { AgentContext, AgentEvent, AgentLoopConfig, AgentMessage, StreamFn } from "./types.js";
+import { runLoop } from "./run-turns.js";
+import type { AgentContext, AgentEvent, AgentLoopConfig, AgentMessage, StreamFn } from "../types.js";
 
 export type { AgentEventSink } from "./run-emitter.js";
 
