@@ -10,11 +10,11 @@ afterAll(() => temp.remove());
 
 let counter = 0;
 /** A cassette with one interaction made of these files. */
-function cassetteWith(files: Record<string, string>): { dir: string; folder: string } {
+function cassetteWith(files: Record<string, string | undefined>): { dir: string; folder: string } {
 	const dir = join(temp.dir, `c${++counter}`);
 	const folder = join(dir, "001-post-v1-messages");
 	mkdirSync(folder, { recursive: true });
-	for (const [name, text] of Object.entries(files)) writeFileSync(join(folder, name), text);
+	for (const [name, text] of Object.entries(files)) if (text !== undefined) writeFileSync(join(folder, name), text);
 	return { dir, folder };
 }
 
