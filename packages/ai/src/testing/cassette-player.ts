@@ -5,7 +5,7 @@
 import { resolve } from "node:path";
 import { CassetteMatcher, type IgnoredFields } from "./cassette-match.js";
 import { environmentSecrets, REDACTED, Redactor, SECRET_HEADERS, SECRET_QUERY_PARAMETERS, secretsOfHeader } from "./cassette-secrets.js";
-import { type CassetteRequest, type Interaction, readCassette } from "./cassette-store.js";
+import { CassetteError, type CassetteRequest, type Interaction, readCassette } from "./cassette-store.js";
 import type { RecordedRequest, ScriptedResponse } from "./replay-server.js";
 
 /** The faults a {@link CassetteFault} can layer on a recorded response (same meaning as on a `ScriptedResponse`). */
@@ -51,7 +51,7 @@ export interface CassetteOptions extends CassetteTimingOptions {
 	ignore?: IgnoredFields;
 	/** Faults layered on top of the recorded answers. */
 	faults?: readonly CassetteFault[];
-	/** More values to redact from the incoming requests shown in mismatch errors (keys from the environment are redacted anyway). */
+	/** More values to redact from incoming requests, as when recording (keys from the environment are redacted anyway). */
 	secrets?: readonly string[];
 }
 
@@ -61,7 +61,7 @@ export interface CassetteState {
 	readonly dir: string;
 	/** Every interaction, in order (including those recorded during this session). */
 	readonly interactions: readonly Interaction[];
-	/** The error text of every request that matched nothing, in order. Empty when all matched. */
+	/** The error text of every request that matched nothing (or found its recording corrupt), in order. Empty when all matched. */
 	readonly mismatches: readonly string[];
 	/** The ids of the interactions not replayed yet. */
 	unused(): string[];
@@ -72,13 +72,16 @@ const DROPPED_REQUEST_HEADERS = new Set(["host", "connection", "keep-alive", "co
 /** Hop-by-hop response headers: they describe one connection, not the answer. */
 export const HOP_BY_HOP = new Set(["connection", "keep-alive", "transfer-encoding", "proxy-connection", "te", "trailer", "upgrade"]);
 
-/** A request as a cassette stores it: secrets redacted, query split off, JSON body parsed. */
-export function toCassetteRequest(method: string, target: string, headers: Record<string, string>, body: Buffer | string, extraSecrets: readonly string[] = []): { request: CassetteRequest; redactor: Redactor } {
-	const secrets = [...environmentSecrets(), ...extraSecrets];
-	for (const [name, value] of Object.entries(headers)) if (SECRET_HEADERS.has(name)) secrets.push(...secretsOfHeader(value));
+/**
+ * A request as a cassette stores it: the key headers, `key=` and every value in `secrets` (default:
+ * the environment's keys) redacted, the query split off, the JSON body parsed.
+ */
+export function toCassetteRequest(method: string, target: string, headers: Record<string, string>, body: Buffer | string, secrets: readonly string[] = environmentSecrets()): { request: CassetteRequest; redactor: Redactor } {
+	const all = [...secrets];
+	for (const [name, value] of Object.entries(headers)) if (SECRET_HEADERS.has(name)) all.push(...secretsOfHeader(value));
 	const url = new URL(target, "http://cassette.invalid");
-	for (const [name, value] of url.searchParams) if (SECRET_QUERY_PARAMETERS.has(name.toLowerCase())) secrets.push(value);
-	const redactor = new Redactor(secrets);
+	for (const [name, value] of url.searchParams) if (SECRET_QUERY_PARAMETERS.has(name.toLowerCase())) all.push(value);
+	const redactor = new Redactor(all);
 
 	const kept: Record<string, string> = {};
 	for (const name of Object.keys(headers).sort()) {
@@ -107,13 +110,16 @@ export class CassettePlayer implements CassetteState {
 	readonly matcher: CassetteMatcher;
 	readonly mismatches: string[] = [];
 	private readonly faults: Map<number, CassetteFault>;
+	/** The environment's keys and the user's secrets, read once: redacting each request must be cheap. */
+	private readonly secrets: string[];
 
 	constructor(
 		readonly options: CassetteOptions,
-		interactions: Interaction[] = readCassette(resolve(options.dir)),
+		interactions: Interaction[] = readCassette(resolve(options.dir), { lazy: true }),
 	) {
 		this.dir = resolve(options.dir);
 		this.matcher = new CassetteMatcher(interactions, options.ignore);
+		this.secrets = [...environmentSecrets(), ...(options.secrets ?? [])];
 		this.faults = new Map();
 		for (const fault of options.faults ?? []) {
 			if (!Number.isInteger(fault.request) || fault.request < 0) throw new TypeError(`a cassette fault needs "request": an arrival number ≥ 0, got ${String(fault.request)}`);
@@ -147,17 +153,24 @@ export class CassettePlayer implements CassetteState {
 	replay(record: RecordedRequest, index: number): ScriptedResponse | undefined {
 		const fault = this.faultFor(index);
 		if (fault?.replaceWith) return fault.replaceWith;
-		const { request } = toCassetteRequest(record.method, record.path, record.headers, record.body, this.options.secrets);
+		const { request } = toCassetteRequest(record.method, record.path, record.headers, record.body, this.secrets);
 		const interaction = this.matcher.take(request);
 		if (!interaction) return undefined;
 		// A connection fault must not use the recording up: the retry should get it.
 		if (fault && faultCutsShort(fault)) this.matcher.release(interaction);
-		return replayResponse(interaction, this.options, fault);
+		try {
+			return replayResponse(interaction, this.options, fault);
+		} catch (error) {
+			// A body or timing file read lazily, now, turned out corrupt: say which, to the app too.
+			if (!(error instanceof CassetteError)) throw error;
+			this.mismatches.push(error.message);
+			return { status: 422, headers: { "content-type": "application/json" }, body: JSON.stringify({ error: { type: "cassette_corrupt", message: error.message } }) };
+		}
 	}
 
 	/** Why no recording matches `record`: the diff against the closest one (secrets redacted). */
 	explain(record: RecordedRequest): string {
-		const { request } = toCassetteRequest(record.method, record.path, record.headers, record.body, this.options.secrets);
+		const { request } = toCassetteRequest(record.method, record.path, record.headers, record.body, this.secrets);
 		return this.matcher.explain(request, this.dir);
 	}
 
@@ -200,7 +213,7 @@ export function replayResponse(interaction: Interaction, timing: CassetteTimingO
 		for (const key of ["resetAfterBytes", "stallAfterBytes", "truncateAfterBytes"] as const) {
 			const n = scripted[key];
 			if (n !== undefined && (!Number.isInteger(n) || n < 0 || n > response.body.length)) {
-				return { status: 500, headers: { "content-type": "application/json" }, body: JSON.stringify({ error: { type: "cassette_fault", message: `${key} must be an integer from 0 to the body length of ${interaction.id} (${response.body.length}), got ${n}` } }) };
+				return { status: 422, headers: { "content-type": "application/json" }, body: JSON.stringify({ error: { type: "cassette_fault", message: `${key} must be an integer from 0 to the body length of ${interaction.id} (${response.body.length}), got ${n}` } }) };
 			}
 		}
 		// A content-length would make the client expect the whole body; the fault sends less.

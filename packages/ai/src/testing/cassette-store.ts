@@ -74,12 +74,23 @@ export class CassetteError extends Error {
 /** An interaction folder: a number, a dash, then anything (`001-post-v1-messages`). */
 const INTERACTION_FOLDER = /^(\d+)-/;
 
+/** Options of {@link readCassette}. */
+export interface ReadCassetteOptions {
+	/**
+	 * Read each body (and its timing) only when first used, so that a server replaying a few
+	 * interactions of a large cassette does not read them all. A corrupt body or timing file then
+	 * throws its {@link CassetteError} at that first use. Default `false`: everything is read and
+	 * checked now.
+	 */
+	lazy?: boolean;
+}
+
 /**
  * Every interaction of the cassette at `dir`, in folder-name order; none when the folder does not
  * exist. Other entries (a README, a `.gitignore`) are ignored. Throws a {@link CassetteError}
  * naming the file when one is missing, is not valid JSON, or has the wrong shape.
  */
-export function readCassette(dir: string): Interaction[] {
+export function readCassette(dir: string, options: ReadCassetteOptions = {}): Interaction[] {
 	let names: string[];
 	try {
 		names = readdirSync(dir, { withFileTypes: true })
@@ -90,10 +101,10 @@ export function readCassette(dir: string): Interaction[] {
 		if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
 		throw error;
 	}
-	return names.map((id) => readInteraction(dir, id));
+	return names.map((id) => readInteraction(dir, id, options.lazy === true));
 }
 
-function readInteraction(dir: string, id: string): Interaction {
+function readInteraction(dir: string, id: string, lazy: boolean): Interaction {
 	const folder = join(dir, id);
 	const requestFile = join(folder, "request.json");
 	const request = readJson(requestFile) as Record<string, unknown>;
@@ -111,40 +122,69 @@ function readInteraction(dir: string, id: string): Interaction {
 	need(responseFile, meta.headers === undefined || isHeaderRecord(meta.headers), `"headers" must be an object of strings or string arrays`);
 	need(responseFile, typeof meta.bodyFile === "string" && /^[\w.-]+$/.test(meta.bodyFile), `"bodyFile" must name a file in the same folder`);
 	need(responseFile, meta.ending === undefined || meta.ending === "complete" || meta.ending === "reset", `"ending" must be "complete" or "reset"`);
-	const bodyPath = join(folder, meta.bodyFile as string);
-	let body: Buffer;
-	try {
-		body = readFileSync(bodyPath);
-	} catch (error) {
-		throw new CassetteError(bodyPath, "cannot read the response body", { cause: error });
-	}
+	const bodyFile = meta.bodyFile as string;
 
-	const response: CassetteResponse = {
-		status: meta.status as number,
-		headers: (meta.headers ?? {}) as Record<string, string | string[]>,
-		body,
-		ending: (meta.ending ?? "complete") as ResponseEnding,
-	};
-	const timingFile = join(folder, "timing.json");
-	const timing = readJson(timingFile, true) as Record<string, unknown> | undefined;
-	if (timing !== undefined) {
-		need(timingFile, isRecord(timing) && Array.isArray(timing.chunks), `expected {"headersAfterMs": n, "chunks": [[bytes, ms], …]}`);
-		const chunks = timing.chunks as unknown[];
-		let total = 0;
-		chunks.forEach((chunk, index) => {
-			const ok = Array.isArray(chunk) && chunk.length === 2 && Number.isInteger(chunk[0]) && chunk[0] > 0 && typeof chunk[1] === "number" && chunk[1] >= 0;
-			need(timingFile, ok, `chunks[${index}] must be [bytes > 0, milliseconds ≥ 0], got ${JSON.stringify(chunk)}`);
-			total += (chunk as [number, number])[0];
+	const body = once(() => {
+		const bodyPath = join(folder, bodyFile);
+		try {
+			return readFileSync(bodyPath);
+		} catch (error) {
+			throw new CassetteError(bodyPath, "cannot read the response body", { cause: error });
+		}
+	});
+	const timing = once(() => readTiming(join(folder, "timing.json"), bodyFile, body().length));
+	const response = { status: meta.status as number, headers: (meta.headers ?? {}) as Record<string, string | string[]>, ending: (meta.ending ?? "complete") as ResponseEnding } as CassetteResponse;
+	if (lazy) {
+		Object.defineProperties(response, {
+			body: { get: body, enumerable: true },
+			chunks: { get: () => timing().chunks, enumerable: true },
+			headersAfterMs: { get: () => timing().headersAfterMs, enumerable: true },
 		});
-		need(timingFile, total === body.length, `the chunks add up to ${total} bytes but ${meta.bodyFile} has ${body.length}`);
-		if (typeof timing.headersAfterMs === "number") response.headersAfterMs = timing.headersAfterMs;
-		response.chunks = chunks as RecordedChunk[];
+	} else {
+		response.body = body();
+		const { chunks, headersAfterMs } = timing();
+		if (chunks) response.chunks = chunks;
+		if (headersAfterMs !== undefined) response.headersAfterMs = headersAfterMs;
 	}
 	const cassetteRequest: CassetteRequest = { method: request.method as string, path: request.path as string, headers: (request.headers ?? {}) as Record<string, string> };
 	if (request.query !== undefined) cassetteRequest.query = request.query as Record<string, string>;
 	if ("body" in request) cassetteRequest.body = request.body;
 	if (request.bodyText !== undefined) cassetteRequest.bodyText = request.bodyText as string;
 	return { id, request: cassetteRequest, response };
+}
+
+/** The optional `timing.json`: its chunks must add up to the body's `bodyLength` bytes. */
+function readTiming(timingFile: string, bodyFile: string, bodyLength: number): { chunks?: RecordedChunk[]; headersAfterMs?: number } {
+	let text: string;
+	try {
+		text = readFileSync(timingFile, "utf8");
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code === "ENOENT") return {};
+		throw new CassetteError(timingFile, "cannot read the file", { cause: error });
+	}
+	const timing = parseJson(timingFile, text) as Record<string, unknown>;
+	need(timingFile, isRecord(timing) && Array.isArray(timing.chunks), `expected {"headersAfterMs": n, "chunks": [[bytes, ms], …]}`);
+	const chunks = timing.chunks as unknown[];
+	let total = 0;
+	chunks.forEach((chunk, index) => {
+		const ok = Array.isArray(chunk) && chunk.length === 2 && Number.isInteger(chunk[0]) && chunk[0] > 0 && typeof chunk[1] === "number" && chunk[1] >= 0;
+		need(timingFile, ok, `chunks[${index}] must be [bytes > 0, milliseconds ≥ 0], got ${JSON.stringify(chunk)}`);
+		total += (chunk as [number, number])[0];
+	});
+	need(timingFile, total === bodyLength, `the chunks add up to ${total} bytes but ${bodyFile} has ${bodyLength}`);
+	return { chunks: chunks as RecordedChunk[], headersAfterMs: typeof timing.headersAfterMs === "number" ? timing.headersAfterMs : undefined };
+}
+
+function once<T>(load: () => T): () => T {
+	let done = false;
+	let value: T;
+	return () => {
+		if (!done) {
+			value = load();
+			done = true;
+		}
+		return value;
+	};
 }
 
 /**
@@ -213,14 +253,17 @@ function extensionFor(contentType: string | string[] | undefined): string {
 	return "txt";
 }
 
-function readJson(file: string, optional = false): unknown {
+function readJson(file: string): unknown {
 	let text: string;
 	try {
 		text = readFileSync(file, "utf8");
 	} catch (error) {
-		if (optional && (error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
 		throw new CassetteError(file, "cannot read the file", { cause: error });
 	}
+	return parseJson(file, text);
+}
+
+function parseJson(file: string, text: string): unknown {
 	try {
 		return JSON.parse(text);
 	} catch (error) {

@@ -7,7 +7,7 @@ import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:
 import type { Socket } from "node:net";
 import type { IgnoredFields } from "./cassette-match.js";
 import { type CassetteFault, CassettePlayer, type CassetteState, type CassetteTimingOptions, HOP_BY_HOP, mismatchResponse, toCassetteRequest } from "./cassette-player.js";
-import { REDACTED, SECRET_HEADERS } from "./cassette-secrets.js";
+import { environmentSecrets, REDACTED, SECRET_HEADERS } from "./cassette-secrets.js";
 import { clearCassette, type Interaction, interactionId, lastInteractionNumber, type RecordedChunk, readCassette, writeInteraction } from "./cassette-store.js";
 import { type RecordedRequest, type ReplayChunking, recordRequest, respond } from "./replay-server.js";
 
@@ -92,7 +92,7 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
 	const replayTiming: CassetteTimingOptions = { timing: options.timing ?? "recorded", timeScale: options.timeScale ?? 0 };
 	const playerOptions = { dir: options.cassette, ignore: options.ignore, faults: options.faults, secrets: options.secrets, ...replayTiming };
 	// Recording from scratch must not fail on the cassette it is about to replace.
-	const player = new CassettePlayer(playerOptions, mode === "replay" || mode === "auto" ? readCassette(options.cassette) : []);
+	const player = new CassettePlayer(playerOptions, mode === "replay" || mode === "auto" ? readCassette(options.cassette, { lazy: true }) : []);
 	const dir = player.dir;
 	let nextNumber = mode === "auto" ? lastInteractionNumber(dir) + 1 : 1;
 	let cleared = mode !== "record";
@@ -309,7 +309,7 @@ function forward(req: IncomingMessage, res: ServerResponse, body: Buffer, upstre
 function requestRecord(req: IncomingMessage, body: Buffer, options: RecorderOptions) {
 	const headers: Record<string, string> = {};
 	for (const [name, value] of Object.entries(req.headers)) if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(", ") : value;
-	return toCassetteRequest(req.method ?? "GET", req.url ?? "/", headers, body, options.secrets);
+	return toCassetteRequest(req.method ?? "GET", req.url ?? "/", headers, body, [...environmentSecrets(), ...(options.secrets ?? [])]);
 }
 
 function forwardableHeaders(headers: IncomingHttpHeaders): Record<string, string | string[]> {

@@ -61,4 +61,15 @@ describe("a corrupt cassette", () => {
 		const recorder = await startRecorder({ cassette: dir, mode: "record", upstream: "http://127.0.0.1:9" });
 		await recorder.close();
 	});
+
+	it("a body or timing file found corrupt while serving: the request fails with the file named, not retried", async () => {
+		const { dir, folder } = cassetteWith({ "request.json": REQUEST, "response.json": RESPONSE });
+		const server = await startReplayServer({ cassette: dir }); // bodies are read when first served
+		const response = await fetch(`${server.url}/v1/messages`, { method: "POST", body: JSON.stringify({ a: 1 }) });
+		const text = await response.text();
+		await server.close();
+		expect(response.status).toBe(422);
+		expect(JSON.parse(text).error.message).toContain(`Corrupt cassette file ${join(folder, "response-body.sse")}: cannot read the response body`);
+		expect(server.cassette?.mismatches).toHaveLength(1);
+	});
 });
