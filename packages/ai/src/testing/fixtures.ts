@@ -4,7 +4,6 @@
  * that package (it stays small): install it next to your tests to replay real captures.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -25,7 +24,8 @@ let cachedDir: string | undefined;
  *
  * 1. `$PI_FIXTURES_DIR` when set;
  * 2. this monorepo's `fixtures/` folder, when this file lies inside the monorepo;
- * 3. the installed `@pi/fixtures` package, resolved from the current folder, then from `@pi/ai`.
+ * 3. the installed `@pi/fixtures` package: `node_modules/@pi/fixtures` in the current folder or one
+ *    above it, else in `@pi/ai`'s folder or one above it.
  *
  * Throws an error saying what to install when none is found.
  */
@@ -43,17 +43,24 @@ export function fixturesDir(): string {
 export function locateFixtures(from: string, cwd: string): string {
 	const inRepo = repositoryFixtures(dirname(from));
 	if (inRepo) return inRepo;
-	for (const base of [join(cwd, "index.js"), from]) {
-		try {
-			// `@pi/fixtures` exports its package.json: its folder is the captures' root.
-			return dirname(createRequire(base).resolve("@pi/fixtures/package.json"));
-		} catch {
-			// not installed there: try the next place
-		}
-	}
+	const installed = installedFixtures(cwd) ?? installedFixtures(dirname(from));
+	if (installed) return installed;
 	throw new Error(
 		`No recorded captures found: install the @pi/fixtures package next to your tests (npm install --save-dev @pi/fixtures), or set PI_FIXTURES_DIR to a folder of <api>/<name>.sse files. Looked for it from ${cwd} and from ${dirname(from)}.`,
 	);
+}
+
+/**
+ * `node_modules/@pi/fixtures` in `start` or a folder above it, as Node looks packages up. Only
+ * real `node_modules` folders count, not `NODE_PATH` or global folders: a package manager's
+ * NODE_PATH can point into some other project's store.
+ */
+function installedFixtures(start: string): string | undefined {
+	for (let dir = resolve(start); ; dir = dirname(dir)) {
+		const candidate = join(dir, "node_modules", "@pi", "fixtures");
+		if (existsSync(join(candidate, "package.json"))) return candidate;
+		if (dirname(dir) === dir) return undefined;
+	}
 }
 
 /** `<repo>/fixtures` when a folder above `start` is this monorepo (its `fixtures/` is `@pi/fixtures`). */
