@@ -76,7 +76,15 @@ export const HOP_BY_HOP = new Set(["connection", "keep-alive", "transfer-encodin
  * A request as a cassette stores it: the key headers, `key=` and every value in `secrets` (default:
  * the environment's keys) redacted, the query split off, the JSON body parsed.
  */
-export function toCassetteRequest(method: string, target: string, headers: Record<string, string>, body: Buffer | string, secrets: readonly string[] = environmentSecrets()): { request: CassetteRequest; redactor: Redactor } {
+export function toCassetteRequest(
+	method: string,
+	target: string,
+	headers: Record<string, string>,
+	body: Buffer | string,
+	secrets: readonly string[] = environmentSecrets(),
+	/** `false` when the request is only matched: matching ignores headers, so skip them. */
+	keepHeaders = true,
+): { request: CassetteRequest; redactor: Redactor } {
 	const all = [...secrets];
 	for (const [name, value] of Object.entries(headers)) if (SECRET_HEADERS.has(name)) all.push(...secretsOfHeader(value));
 	const url = new URL(target, "http://cassette.invalid");
@@ -84,7 +92,7 @@ export function toCassetteRequest(method: string, target: string, headers: Recor
 	const redactor = new Redactor(all);
 
 	const kept: Record<string, string> = {};
-	for (const name of Object.keys(headers).sort()) {
+	for (const name of keepHeaders ? Object.keys(headers).sort() : []) {
 		if (DROPPED_REQUEST_HEADERS.has(name)) continue;
 		kept[name] = SECRET_HEADERS.has(name) ? REDACTED : redactor.text(headers[name] as string);
 	}
@@ -153,7 +161,7 @@ export class CassettePlayer implements CassetteState {
 	replay(record: RecordedRequest, index: number): ScriptedResponse | undefined {
 		const fault = this.faultFor(index);
 		if (fault?.replaceWith) return fault.replaceWith;
-		const { request } = toCassetteRequest(record.method, record.path, record.headers, record.body, this.secrets);
+		const { request } = toCassetteRequest(record.method, record.path, record.headers, record.body, this.secrets, false);
 		const interaction = this.matcher.take(request);
 		if (!interaction) return undefined;
 		// A connection fault must not use the recording up: the retry should get it.

@@ -25,7 +25,14 @@ const MIN_SECRET_LENGTH = 8;
  * `*_SECRET`, …), at least 8 characters long. Read at each call, so keys set later are seen.
  */
 export function environmentSecrets(env: Record<string, string | undefined> = process.env): string[] {
-	return Object.entries(env).flatMap(([name, value]) => (value && value.length >= MIN_SECRET_LENGTH && SECRET_VARIABLE.test(name) ? [value] : []));
+	const secrets: string[] = [];
+	// Names first: reading every value of process.env is a native call each, and slow.
+	for (const name of Object.keys(env)) {
+		if (!SECRET_VARIABLE.test(name)) continue;
+		const value = env[name];
+		if (value && value.length >= MIN_SECRET_LENGTH) secrets.push(value);
+	}
+	return secrets;
 }
 
 /** The credential inside a header value: `Bearer sk-…` gives `sk-…` (and the whole value). */

@@ -77,10 +77,10 @@ const INTERACTION_FOLDER = /^(\d+)-/;
 /** Options of {@link readCassette}. */
 export interface ReadCassetteOptions {
 	/**
-	 * Read each body (and its timing) only when first used, so that a server replaying a few
-	 * interactions of a large cassette does not read them all. A corrupt body or timing file then
-	 * throws its {@link CassetteError} at that first use. Default `false`: everything is read and
-	 * checked now.
+	 * Read only the requests now, and each response (`response.json`, body, timing) when first
+	 * used, so that a server replaying a few interactions of a large cassette does not read them
+	 * all. A corrupt response file then throws its {@link CassetteError} at that first use.
+	 * Default `false`: everything is read and checked now.
 	 */
 	lazy?: boolean;
 }
@@ -116,32 +116,30 @@ function readInteraction(dir: string, id: string, lazy: boolean): Interaction {
 	need(requestFile, request.bodyText === undefined || typeof request.bodyText === "string", `"bodyText" must be a string`);
 
 	const responseFile = join(folder, "response.json");
-	const meta = readJson(responseFile) as Record<string, unknown>;
-	need(responseFile, isRecord(meta), "expected a JSON object");
-	need(responseFile, Number.isInteger(meta.status) && (meta.status as number) >= 100 && (meta.status as number) <= 599, `"status" must be an integer from 100 to 599`);
-	need(responseFile, meta.headers === undefined || isHeaderRecord(meta.headers), `"headers" must be an object of strings or string arrays`);
-	need(responseFile, typeof meta.bodyFile === "string" && /^[\w.-]+$/.test(meta.bodyFile), `"bodyFile" must name a file in the same folder`);
-	need(responseFile, meta.ending === undefined || meta.ending === "complete" || meta.ending === "reset", `"ending" must be "complete" or "reset"`);
-	const bodyFile = meta.bodyFile as string;
-
+	const meta = once(() => {
+		const value = readJson(responseFile) as Record<string, unknown>;
+		need(responseFile, isRecord(value), "expected a JSON object");
+		need(responseFile, Number.isInteger(value.status) && (value.status as number) >= 100 && (value.status as number) <= 599, `"status" must be an integer from 100 to 599`);
+		need(responseFile, value.headers === undefined || isHeaderRecord(value.headers), `"headers" must be an object of strings or string arrays`);
+		need(responseFile, typeof value.bodyFile === "string" && /^[\w.-]+$/.test(value.bodyFile), `"bodyFile" must name a file in the same folder`);
+		need(responseFile, value.ending === undefined || value.ending === "complete" || value.ending === "reset", `"ending" must be "complete" or "reset"`);
+		return value;
+	});
 	const body = once(() => {
-		const bodyPath = join(folder, bodyFile);
+		const bodyPath = join(folder, meta().bodyFile as string);
 		try {
 			return readFileSync(bodyPath);
 		} catch (error) {
 			throw new CassetteError(bodyPath, "cannot read the response body", { cause: error });
 		}
 	});
-	const timing = once(() => readTiming(join(folder, "timing.json"), bodyFile, body().length));
-	const response = { status: meta.status as number, headers: (meta.headers ?? {}) as Record<string, string | string[]>, ending: (meta.ending ?? "complete") as ResponseEnding } as CassetteResponse;
+	const timing = once(() => readTiming(join(folder, "timing.json"), meta().bodyFile as string, body().length));
+	let response: CassetteResponse;
 	if (lazy) {
-		Object.defineProperties(response, {
-			body: { get: body, enumerable: true },
-			chunks: { get: () => timing().chunks, enumerable: true },
-			headersAfterMs: { get: () => timing().headersAfterMs, enumerable: true },
-		});
+		// Only the request is needed to match; the response is read when it is first served.
+		response = new LazyResponse(meta, body, timing);
 	} else {
-		response.body = body();
+		response = { status: meta().status as number, headers: (meta().headers ?? {}) as Record<string, string | string[]>, ending: (meta().ending ?? "complete") as ResponseEnding, body: body() };
 		const { chunks, headersAfterMs } = timing();
 		if (chunks) response.chunks = chunks;
 		if (headersAfterMs !== undefined) response.headersAfterMs = headersAfterMs;
@@ -151,6 +149,33 @@ function readInteraction(dir: string, id: string, lazy: boolean): Interaction {
 	if ("body" in request) cassetteRequest.body = request.body;
 	if (request.bodyText !== undefined) cassetteRequest.bodyText = request.bodyText as string;
 	return { id, request: cassetteRequest, response };
+}
+
+/** A response whose files are read on first use (getters on the prototype: cheap to create). */
+class LazyResponse implements CassetteResponse {
+	constructor(
+		private readonly meta: () => Record<string, unknown>,
+		private readonly loadBody: () => Buffer,
+		private readonly timing: () => { chunks?: RecordedChunk[]; headersAfterMs?: number },
+	) {}
+	get status(): number {
+		return this.meta().status as number;
+	}
+	get headers(): Record<string, string | string[]> {
+		return (this.meta().headers ?? {}) as Record<string, string | string[]>;
+	}
+	get ending(): ResponseEnding {
+		return (this.meta().ending ?? "complete") as ResponseEnding;
+	}
+	get body(): Buffer {
+		return this.loadBody();
+	}
+	get chunks(): readonly RecordedChunk[] | undefined {
+		return this.timing().chunks;
+	}
+	get headersAfterMs(): number | undefined {
+		return this.timing().headersAfterMs;
+	}
 }
 
 /** The optional `timing.json`: its chunks must add up to the body's `bodyLength` bytes. */

@@ -135,7 +135,9 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
 			}
 			const number = nextNumber++;
 			const exchange = new Promise<void>((settle) => {
-				forward(req, res, body, upstream as URL, transport.request, options, closing.signal, (interaction) => {
+				// The environment's keys as of now: a key set mid-session is redacted from then on.
+				const secrets = [...environmentSecrets(), ...(options.secrets ?? [])];
+				forward(req, res, body, upstream as URL, transport.request, options, secrets, closing.signal, (interaction) => {
 					if (interaction && mode !== "passthrough") save({ ...interaction, id: interactionId(number, interaction.request.method, interaction.request.path) });
 					settle();
 				});
@@ -222,7 +224,17 @@ type RequestFunction = typeof import("node:http").request;
  * when there is nothing faithful to save (no answer, or the recorder closed mid-answer). An app
  * that leaves early does not stop the recording: the upstream is read to its end.
  */
-function forward(req: IncomingMessage, res: ServerResponse, body: Buffer, upstream: URL, request: RequestFunction, options: RecorderOptions, closing: AbortSignal, done: (interaction?: Omit<Interaction, "id">) => void): void {
+function forward(
+	req: IncomingMessage,
+	res: ServerResponse,
+	body: Buffer,
+	upstream: URL,
+	request: RequestFunction,
+	options: RecorderOptions,
+	secrets: readonly string[],
+	closing: AbortSignal,
+	done: (interaction?: Omit<Interaction, "id">) => void,
+): void {
 	const headers: Record<string, string | string[]> = {};
 	for (const [name, value] of Object.entries(req.headers)) if (value !== undefined && !NOT_FORWARDED.has(name)) headers[name] = value;
 	headers["accept-encoding"] = "identity";
@@ -247,7 +259,7 @@ function forward(req: IncomingMessage, res: ServerResponse, body: Buffer, upstre
 			return;
 		}
 		finish();
-		const { redactor } = requestRecord(req, body, options);
+		const { redactor } = requestRecord(req, body, secrets);
 		const detail = redactor.text(`${error.code ? `${error.code}: ` : ""}${error.message}`);
 		const message = `recorder: the upstream ${upstream.origin} could not be reached for ${req.method} ${redactor.text(req.url ?? "/")} (${detail})`;
 		const text = JSON.stringify({ error: { type: "cassette_upstream_error", message } });
@@ -289,7 +301,7 @@ function forward(req: IncomingMessage, res: ServerResponse, body: Buffer, upstre
 		incoming.on("close", () => {
 			if (!ended) res.destroy();
 			if (closing.aborted) return finish();
-			const { request: cassetteRequest, redactor } = requestRecord(req, body, options);
+			const { request: cassetteRequest, redactor } = requestRecord(req, body, secrets);
 			const redacted = redactor.bytes(Buffer.concat(parts), options.recordTiming === false ? undefined : chunks);
 			const savedHeaders: Record<string, string | string[]> = {};
 			for (const [name, value] of Object.entries(responseHeaders)) {
@@ -306,10 +318,10 @@ function forward(req: IncomingMessage, res: ServerResponse, body: Buffer, upstre
 	outgoing.end(body);
 }
 
-function requestRecord(req: IncomingMessage, body: Buffer, options: RecorderOptions) {
+function requestRecord(req: IncomingMessage, body: Buffer, secrets: readonly string[]) {
 	const headers: Record<string, string> = {};
 	for (const [name, value] of Object.entries(req.headers)) if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(", ") : value;
-	return toCassetteRequest(req.method ?? "GET", req.url ?? "/", headers, body, [...environmentSecrets(), ...(options.secrets ?? [])]);
+	return toCassetteRequest(req.method ?? "GET", req.url ?? "/", headers, body, secrets);
 }
 
 function forwardableHeaders(headers: IncomingHttpHeaders): Record<string, string | string[]> {
