@@ -2,7 +2,7 @@
  * `createPostgresSessionStore`: sessions in PostgreSQL for many stateless workers. Any worker
  * opens any session by id; the session's advisory lock makes one of them its driver at a time.
  */
-import pg from "pg";
+import type pg from "pg";
 import { openSession, type Session } from "@pi/agent-core";
 import { migrate } from "./migrations.js";
 import { createPostgresSessionStorage, type PostgresSessionStorage, type StorageContext } from "./postgres-session-storage.js";
@@ -94,15 +94,27 @@ export function createPostgresSessionStore(options: PostgresSessionStoreOptions)
 	if (options.pool && options.connectionString) throw new TypeError('createPostgresSessionStore: give "pool" or "connectionString", not both');
 	const schema = options.schema ?? "pi_sessions";
 	const tables = tablesOf(schema);
-	const ownPool = options.pool ? undefined : new pg.Pool({ max: 10, ...options.poolOptions, connectionString: options.connectionString });
-	const pool = (options.pool ?? ownPool) as pg.Pool;
-	// Idle pooled connections that die must not crash the process; the next query reconnects.
-	ownPool?.on("error", () => undefined);
-	const clientConfig: pg.ClientConfig = options.connectionString ? { ...options.poolOptions, connectionString: options.connectionString } : clientConfigOf(pool);
+	// The driver loads on first use, not on import: importing the package stays cheap.
+	let ownPool: Promise<pg.Pool> | undefined;
+	const getPool = (): Promise<pg.Pool> => {
+		if (options.pool) return Promise.resolve(options.pool);
+		ownPool ??= import("pg").then(({ default: driver }) => {
+			const created = new driver.Pool({ max: 10, ...options.poolOptions, connectionString: options.connectionString });
+			// Idle pooled connections that die must not crash the process; the next query reconnects.
+			created.on("error", () => undefined);
+			return created;
+		});
+		return ownPool;
+	};
+	const pool: Queryable = {
+		query: (async (...args: unknown[]) => ((await getPool()).query as (...a: unknown[]) => unknown)(...args)) as Queryable["query"],
+		connect: (async () => (await getPool()).connect()) as Queryable["connect"],
+	};
+	const clientConfig: pg.ClientConfig = options.pool ? clientConfigOf(options.pool) : { ...options.poolOptions, connectionString: options.connectionString };
 
 	let migrated: Promise<void> | undefined;
 	const ready = () => {
-		migrated ??= migrate(pool as Queryable, schema).then(
+		migrated ??= migrate(pool, schema).then(
 			() => undefined,
 			(error) => {
 				migrated = undefined; // a failed migration is tried again by the next call
@@ -152,7 +164,9 @@ export function createPostgresSessionStore(options: PostgresSessionStoreOptions)
 		},
 
 		async close() {
-			await ownPool?.end();
+			const created = ownPool;
+			ownPool = undefined;
+			await (await created)?.end();
 		},
 	};
 }

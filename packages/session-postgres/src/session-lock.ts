@@ -6,7 +6,7 @@
  * connection dies, they fail instead of writing without the lock.
  */
 import { hostname } from "node:os";
-import pg from "pg";
+import type pg from "pg";
 import { SessionLockedError } from "@pi/agent-core";
 
 /** The 64-bit advisory lock key of one session in one schema, computed by the server. */
@@ -30,7 +30,8 @@ export interface HeldSessionLock {
  */
 export async function acquireSessionLock(config: pg.ClientConfig, schema: string, sessionId: string): Promise<HeldSessionLock> {
 	// The application name tells a blocked worker (and an operator in pg_stat_activity) who holds the lock.
-	const client = new pg.Client({ ...config, application_name: `pi-session-lock pid=${process.pid} host=${hostname()}` });
+	const { default: driver } = await import("pg");
+	const client = new driver.Client({ ...config, application_name: `pi-session-lock pid=${process.pid} host=${hostname()}` });
 	let released = false;
 	// An idle connection that dies (server restart, network) must not crash the process: its
 	// next append fails instead, and the lock is gone with it.

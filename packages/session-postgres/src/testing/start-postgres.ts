@@ -23,6 +23,11 @@ export interface StartPostgresOptions {
 	 * server inside a network namespace. Default none.
 	 */
 	commandPrefix?: string[];
+	/**
+	 * Keep PostgreSQL's durability (fsync, synchronous commits), e.g. for benchmarks. Default
+	 * `false`: a test server's data dies with the run, so it skips fsync.
+	 */
+	durable?: boolean;
 	/** `max_connections`. Default 200 (workers, their pools and a job queue add up). */
 	maxConnections?: number;
 }
@@ -40,8 +45,8 @@ export interface TestPostgres {
 
 /**
  * Starts a throwaway PostgreSQL server for tests: `initdb` in a new temporary folder, then
- * `pg_ctl start` on a free loopback port, with durability off (`fsync=off`) since the data dies
- * with the test run. Password-less (`trust`) for loopback and the given networks only.
+ * `pg_ctl start` on a free loopback port, with durability off (`fsync=off`, unless `durable`)
+ * since the data dies with the test run. Password-less (`trust`) for loopback and the given networks only.
  *
  * PostgreSQL refuses to run as root, so when this process is root (as CI is) every server command
  * runs as the `postgres` user through `runuser`, and the temporary folder is handed to that user.
@@ -85,10 +90,8 @@ export async function startPostgres(options: StartPostgresOptions = {}): Promise
 				`listen_addresses = '${listen.join(",")}'`,
 				`unix_socket_directories = '${socketDir}'`,
 				`max_connections = ${options.maxConnections ?? 200}`,
-				"fsync = off",
-				"synchronous_commit = off",
-				"full_page_writes = off",
 				"shared_buffers = 32MB",
+				...(options.durable ? [] : ["fsync = off", "synchronous_commit = off", "full_page_writes = off"]),
 			];
 			appendFileSync(join(dataDir, "postgresql.conf"), `${settings.join("\n")}\n`);
 			try {
