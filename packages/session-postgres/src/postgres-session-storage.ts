@@ -1,9 +1,9 @@
 /**
  * A `SessionStorage` over two tables: `entries` holds one row per entry, numbered by `seq` in
  * log order, and `sessions` one row per session with its last entry (the leaf every append
- * attaches to), its entry count and `updated_at`. An append is one transaction that locks the
- * session's row, checks the log still ends where the writer expects, inserts the entries and
- * moves the row on: it commits whole or not at all, and a writer that bypassed the session lock
+ * attaches to), its entry count and `updated_at`. An append is one statement (so one transaction)
+ * that locks the session's row, checks the log still ends where the writer expects, inserts the
+ * entries and moves the row on: it commits whole or not at all, and a writer that bypassed the session lock
  * gets `SessionConflictError` instead of forking the log.
  */
 import type pg from "pg";
@@ -22,6 +22,13 @@ export interface StorageContext {
 	tables: Tables;
 	/** Resolves once the schema is migrated. */
 	ready(): Promise<void>;
+}
+
+/** The one row the append statement returns. */
+interface AppendResult {
+	found: boolean;
+	actual: string | null;
+	appended: boolean;
 }
 
 /** Rows read per round trip while loading: memory stays bounded for long sessions. */
@@ -44,19 +51,42 @@ export function createPostgresSessionStorage(context: StorageContext, sessionId:
 	const source = `${context.schema}.sessions/${sessionId}`;
 	let closed = false;
 	let held: HeldSessionLock | undefined;
+	// One statement, so one round trip and its own transaction: lock the session's row, check that
+	// the log ends where the writer expects ($2), insert the entries numbered after the row's
+	// count, move the row on. Data-modifying CTEs run once whether or not they are read; they
+	// touch nothing when the check fails, because they read from "expected", which is then empty.
+	// A concurrent appender waits on the row lock and then sees the moved leaf: a conflict.
+	const appendSql = `
+		WITH current AS (
+			SELECT leaf_id, entry_count FROM ${tables.sessions} WHERE id = $1 FOR UPDATE
+		), expected AS (
+			SELECT entry_count FROM current WHERE leaf_id IS NOT DISTINCT FROM $2::text
+		), inserted AS (
+			INSERT INTO ${tables.entries} (session_id, seq, id, parent_id, type, timestamp, entry, idempotency_key)
+			SELECT $1, expected.entry_count + t.ord::integer - 1, t.e->>'id', t.e->>'parentId', t.e->>'type',
+			       round((t.e->>'timestamp')::numeric)::bigint, t.e, t.e->>'idempotencyKey'
+			FROM expected, jsonb_array_elements($3::jsonb) WITH ORDINALITY AS t(e, ord)
+			RETURNING 1
+		), moved AS (
+			UPDATE ${tables.sessions} SET leaf_id = $4, entry_count = entry_count + $5::integer,
+			       updated_at = clock_timestamp(), title = COALESCE(title, $6)
+			WHERE id = $1 AND EXISTS (SELECT 1 FROM expected)
+			RETURNING 1
+		)
+		SELECT EXISTS (SELECT 1 FROM current) AS found, (SELECT leaf_id FROM current) AS actual,
+		       EXISTS (SELECT 1 FROM moved) AS appended`;
 
 	const assertOpen = (operation: string) => {
 		if (closed) throw new Error(`@pi/session-postgres: ${operation} on session ${sessionId} after close()`);
 	};
 
 	/** The connection appends use: the lock's own while the lock is held, so a lost lock fails loudly. */
-	const writer = async (): Promise<{ client: Pick<pg.PoolClient, "query">; done(broken?: boolean): void }> => {
+	const writer = async (): Promise<{ client: Pick<pg.PoolClient, "query">; done(): void }> => {
 		if (held) {
 			if (held.released) throw new Error(`@pi/session-postgres: the connection holding the lock of session ${sessionId} was lost; reopen the session`);
 			return { client: held.client, done: () => undefined };
 		}
-		const client = await pool.connect();
-		return { client, done: (broken) => client.release(broken) };
+		return { client: pool, done: () => undefined };
 	};
 
 	async function* readEntries(): AsyncGenerator<SessionEntry> {
@@ -96,40 +126,23 @@ export function createPostgresSessionStorage(context: StorageContext, sessionId:
 			assertOpen("append()");
 			if (entries.length === 0) return;
 			await context.ready();
-			const json = JSON.stringify(entries);
+			const last = entries[entries.length - 1] as SessionEntry;
+			const values = [sessionId, expectedLastId, JSON.stringify(entries), last.id, entries.length, titleOf(entries)];
 			const { client, done } = await writer();
-			let broken = false;
 			try {
-				await client.query("BEGIN");
-				try {
+				let result = await client.query<AppendResult>(appendSql, values);
+				if (!result.rows[0]?.found) {
+					// A log appended to before any load(): make its row, then append.
 					await client.query(`INSERT INTO ${tables.sessions} (id) VALUES ($1) ON CONFLICT (id) DO NOTHING`, [sessionId]);
-					const { rows } = await client.query<{ leaf_id: string | null; entry_count: number; title: string | null }>(
-						`SELECT leaf_id, entry_count, title FROM ${tables.sessions} WHERE id = $1 FOR UPDATE`,
-						[sessionId],
-					);
-					const row = rows[0];
-					if (!row) throw new Error(`@pi/session-postgres: session ${sessionId} was deleted while appending`);
-					if (row.leaf_id !== expectedLastId) throw new SessionConflictError(source, expectedLastId, row.leaf_id);
-					await client.query(
-						`INSERT INTO ${tables.entries} (session_id, seq, id, parent_id, type, timestamp, entry, idempotency_key)
-						 SELECT $1, $2::integer + ord::integer - 1, e->>'id', e->>'parentId', e->>'type', round((e->>'timestamp')::numeric)::bigint, e, e->>'idempotencyKey'
-						 FROM jsonb_array_elements($3::jsonb) WITH ORDINALITY AS t(e, ord)`,
-						[sessionId, row.entry_count, json],
-					);
-					const last = entries[entries.length - 1] as SessionEntry;
-					await client.query(
-						`UPDATE ${tables.sessions} SET leaf_id = $2, entry_count = entry_count + $3, updated_at = clock_timestamp(), title = COALESCE(title, $4) WHERE id = $1`,
-						[sessionId, last.id, entries.length, row.title === null ? titleOf(entries) : null],
-					);
-					await client.query("COMMIT");
-				} catch (error) {
-					await client.query("ROLLBACK").catch(() => {
-						broken = true;
-					});
-					throw translate(error, source, expectedLastId);
+					result = await client.query<AppendResult>(appendSql, values);
 				}
+				const row = result.rows[0];
+				if (!row?.found) throw new Error(`@pi/session-postgres: session ${sessionId} was deleted while appending`);
+				if (!row.appended) throw new SessionConflictError(source, expectedLastId, row.actual);
+			} catch (error) {
+				throw translate(error, source, expectedLastId);
 			} finally {
-				done(broken);
+				done();
 			}
 		},
 
