@@ -44,7 +44,9 @@ export async function networkNamespacesUnavailable(): Promise<string | undefined
 export async function createTestNetwork(machines: number): Promise<TestNetwork> {
 	const reason = await networkNamespacesUnavailable();
 	if (reason) throw new Error(`Cannot simulate machines with network namespaces: ${reason}`);
-	const tag = `pi${process.pid % 100000}`;
+	// Unique per call (a crashed earlier run may have left its namespaces), and short: an
+	// interface name has at most 15 characters.
+	const tag = `pi${Math.floor(Math.random() * 0xffffff).toString(16).padStart(6, "0")}`;
 	const db = `${tag}-db`;
 	const made: string[] = [];
 	const ip = async (...args: string[]) => {
