@@ -69,6 +69,17 @@ describe("createPostgresSessionStore", () => {
 		await storage.close();
 	});
 
+	it("refuses an entry holding NUL (jsonb cannot), saying so, and appends nothing", async () => {
+		const sessionId = randomUUID();
+		const session = await store.open(sessionId);
+		await expect(session.appendMessage(user("binary \u0000 output"))).rejects.toThrow(/jsonb holds no NUL characters/);
+		expect(session.entryCount).toBe(0);
+		await session.appendMessage(user("fine"));
+		await session.close();
+		const { rows } = await pool.query(`SELECT count(*)::int AS n FROM "${schema}".entries WHERE session_id = $1`, [sessionId]);
+		expect(rows[0]).toEqual({ n: 1 });
+	});
+
 	it("streams a long log back in order, across read batches", async () => {
 		const sessionId = randomUUID();
 		const storage = store.storage(sessionId);
