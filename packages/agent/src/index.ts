@@ -19,3 +19,7 @@ export { defaultConvertToLlm, isLlmMessage } from "./loop/default-convert-to-llm
 export { TOOL_ABORTED_TEXT } from "./loop/execute-tool-calls.js";
 export type { QueueMode, SteeringMode } from "./agent/message-queue.js";
 export { RunFailure } from "./loop/run-failure.js";
+
+// --- streamProxy, the client half of the proxy (the server half is @pi/agent-core/proxy-server). ---
+export { type ProxyRequestBody, type ProxyStreamOptions, streamProxy } from "./proxy/stream-proxy.js";
+export type { ProxyAssistantMessageEvent } from "./proxy/proxy-events.js";
