@@ -132,3 +132,15 @@ export {
 export { cleanupSessionResources, registerSessionResourceCleanup, type SessionResourceCleanup } from "./session-resources.js";
 export type { AnthropicThinkingDisplay } from "./providers/anthropic-messages.js";
 export type { AssistantMessageEventSource } from "./event-stream.js";
+export type {
+	OAuthAuthInfo,
+	OAuthCredentials,
+	OAuthLoginCallbacks,
+	OAuthPrompt,
+	OAuthProvider,
+	OAuthProviderId,
+	OAuthProviderInfo,
+	OAuthProviderInterface,
+	OAuthSelectOption,
+	OAuthSelectPrompt,
+} from "./oauth-types.js";

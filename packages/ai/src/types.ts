@@ -19,7 +19,19 @@ export type { Static, TSchema } from "typebox";
 // ---------------------------------------------------------------------------------------------
 
 /** The wire APIs this package speaks. */
-export type KnownApi = "openai-completions" | "openai-responses" | "anthropic-messages" | "google-generative-ai" | "faux";
+export type KnownApi =
+	| "openai-completions"
+	| "openai-responses"
+	| "anthropic-messages"
+	| "google-generative-ai"
+	| "faux"
+	// The reference's other apis: no built-in provider here (docs/migration.md), but the names are
+	// known so that models written for them type-check; `setBedrockProviderModule` plugs one in.
+	| "mistral-conversations"
+	| "azure-openai-responses"
+	| "openai-codex-responses"
+	| "bedrock-converse-stream"
+	| "google-vertex";
 
 /** A wire API name: a known one, or any string registered with `registerApiProvider`. */
 export type Api = KnownApi | (string & {});
@@ -38,7 +50,30 @@ export type KnownProvider =
 	| "togetherai"
 	| "azure"
 	| "ollama"
-	| "faux";
+	| "faux"
+	// The reference's other providers: known names without catalog entries here (docs/migration.md).
+	| "amazon-bedrock"
+	| "google-vertex"
+	| "azure-openai-responses"
+	| "openai-codex"
+	| "github-copilot"
+	| "vercel-ai-gateway"
+	| "zai"
+	| "minimax"
+	| "minimax-cn"
+	| "moonshotai"
+	| "moonshotai-cn"
+	| "huggingface"
+	| "fireworks"
+	| "opencode"
+	| "opencode-go"
+	| "kimi-coding"
+	| "cloudflare-workers-ai"
+	| "cloudflare-ai-gateway"
+	| "xiaomi"
+	| "xiaomi-token-plan-cn"
+	| "xiaomi-token-plan-ams"
+	| "xiaomi-token-plan-sgp";
 
 /** A provider name: a known one or any other string. */
 export type Provider = KnownProvider | (string & {});

@@ -171,7 +171,7 @@ describe("small helpers", () => {
 		offC();
 	});
 	it("transformMessages takes the reference's normaliser function as third argument", () => {
-		const model = { ...completions("http://x"), provider: "anthropic", api: "anthropic-messages" };
+		const model = { ...completions("http://x"), provider: "anthropic", api: "anthropic-messages", compat: undefined } as Model<"anthropic-messages">;
 		const call: AssistantMessage = {
 			role: "assistant", content: [{ type: "toolCall", id: "call|weird", name: "t", arguments: {} }], api: "openai-responses", provider: "openai",
 			model: "gpt-5", usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },

@@ -63,7 +63,7 @@ export function buildRequest(
 	}
 	const metadata = wireMetadata(options.metadata);
 	if (metadata) body.metadata = metadata;
-	if (options.serviceTier !== undefined) body.service_tier = options.serviceTier;
+	if (options.serviceTier !== undefined && options.serviceTier !== null) body.service_tier = options.serviceTier;
 
 	const headers = mergeHeaders(apiKey ? { Authorization: `Bearer ${apiKey}` } : undefined, model.headers, options.headers);
 	return { url: `${model.baseUrl.replace(/\/+$/, "")}/responses`, headers, body };

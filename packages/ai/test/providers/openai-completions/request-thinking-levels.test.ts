@@ -14,7 +14,7 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 const body = async (model: Model<"openai-completions">, options: Parameters<typeof capture>[3] = {}) =>
-	(await capture(server, model, ask("Hello"), { apiKey: "sk-test", ...options }, streamSimpleOpenAICompletions)).request.json;
+	(await capture(server, model, ask("Hello"), { apiKey: "sk-test", ...options }, streamSimpleOpenAICompletions)).request.json as Record<string, unknown>;
 
 describe("Groq qwen3-32b: reasoning_effort is only ever `default`", () => {
 	const qwen = getModel("groq", "qwen/qwen3-32b");
