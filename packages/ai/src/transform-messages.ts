@@ -125,7 +125,9 @@ function assistantMessage<TApi extends Api>(
 	const content: AssistantMessage["content"] = [];
 	for (const block of message.content) {
 		if (block.type === "text") {
-			if (block.text.trim() === "") continue;
+			// An empty text block is dropped, unless it carries the same model's signature (Gemini
+			// keeps its code-execution parts there, see google-generative-ai/server-parts.ts).
+			if (block.text.trim() === "" && !(same && block.textSignature)) continue;
 			content.push(same ? { ...block } : { type: "text", text: block.text });
 		} else if (block.type === "thinking") {
 			// A failed reply's reasoning may be cut short and its signature incomplete: drop it.
