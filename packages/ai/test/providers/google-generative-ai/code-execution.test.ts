@@ -44,7 +44,7 @@ const textOf = (message: AssistantMessage) =>
 
 async function replayCapture(seed: number): Promise<AssistantMessage> {
 	server.reset();
-	server.enqueue(sseResponse(capture, { chunking: { seed, minBytes: 1, maxBytes: 97 } }));
+	server.enqueue(sseResponse(capture, { chunking: { seed, minChunkBytes: 1, maxChunkBytes: 97 } }));
 	const recorded = await recordEvents(streamGoogle(onServer(server, geminiModel()), HELLO, { apiKey: TEST_KEY }));
 	return assertEventProtocol(recorded).message;
 }
