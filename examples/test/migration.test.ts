@@ -74,7 +74,7 @@ afterAll(async () => {
 async function runExample(file: string): Promise<{ stdout: string; stderr: string }> {
 	return run(process.execPath, ["--import", "tsx", "--conditions=development", "--import", join(migration, "replay-setup.ts"), join(migration, file)], {
 		cwd: root,
-		timeout: 60_000,
+		timeout: 110_000,
 		env: { ...process.env, MIGRATION_REPLAY_URL: server.url, OPENAI_API_KEY: "", ANTHROPIC_API_KEY: "" },
 	});
 }
@@ -84,7 +84,8 @@ describe("examples/migration", () => {
 		expect(codeOf(file)).toBe(toOurs(readmeBlock(readme, heading)));
 	});
 
-	it("type-checks against ours with no error the reference does not report too", () => {
+	// Slow on a loaded machine: one compiler program over six files, and child processes.
+	it("type-checks against ours with no error the reference does not report too", { timeout: 240_000 }, () => {
 		// Each example twice, once per package set, in one program (building it is the slow part).
 		const files: string[] = [];
 		for (const { file } of EXAMPLES) {
@@ -105,7 +106,7 @@ describe("examples/migration", () => {
 		}
 	});
 
-	it("ai-quick-start runs offline: stream with a tool call, then complete twice", async () => {
+	it("ai-quick-start runs offline: stream with a tool call, then complete twice", { timeout: 120_000 }, async () => {
 		server.reset();
 		server.enqueue(sseResponse(toolCallReply), sseResponse(textReply("2", "It is noon UTC.")), sseResponse(textReply("3", "Still noon.")));
 		const { stdout, stderr } = await runExample("ai-quick-start.ts");
@@ -119,13 +120,13 @@ describe("examples/migration", () => {
 		expect(server.requests.map((request) => request.path)).toEqual(["/v1/responses", "/v1/responses", "/v1/responses"]);
 	});
 
-	it("ai-faux-provider runs offline as it is", async () => {
+	it("ai-faux-provider runs offline as it is", { timeout: 120_000 }, async () => {
 		const { stdout, stderr } = await runExample("ai-faux-provider.ts");
 		expect(stderr).toBe("");
 		expect(stdout.split("\n").filter(Boolean)).toEqual(expect.arrayContaining(["start", "thinking_start", "text_end", "done", "true", "0", "2"]));
 	});
 
-	it("agent-quick-start streams the reply through the Agent", async () => {
+	it("agent-quick-start streams the reply through the Agent", { timeout: 120_000 }, async () => {
 		server.reset();
 		server.enqueue(sseResponse(anthropicReply("Hello there!")));
 		const { stdout, stderr } = await runExample("agent-quick-start.ts");

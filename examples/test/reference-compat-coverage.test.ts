@@ -36,7 +36,7 @@ describe("reference compatibility files", () => {
 		expect(names.length).toBeGreaterThan(tag === "ai" ? 100 : 20);
 		const unchecked = names.filter(({ name, value }) => !checks.includes(`export type ${value ? "V" : "T"}_${tag}_${name} =`));
 		expect(unchecked.map(({ name }) => name)).toEqual([]);
-	});
+	}, 240_000);
 
 	it("user-code.pi.ts is user-code.reference.ts with only the package names changed", () => {
 		const reference = readFileSync(join(compat, "user-code.reference.ts"), "utf8");

@@ -125,9 +125,10 @@ function assistantMessage<TApi extends Api>(
 	const content: AssistantMessage["content"] = [];
 	for (const block of message.content) {
 		if (block.type === "text") {
-			// An empty text block is dropped, unless it carries the same model's signature (Gemini
-			// keeps its code-execution parts there, see google-generative-ai/server-parts.ts).
-			if (block.text.trim() === "" && !(same && block.textSignature)) continue;
+			// An empty text block is dropped, unless it carries server-tool parts for the same model
+			// (a reply of only Gemini code execution or Anthropic server tools; their envelopes start
+			// with `{"pi`, see google-generative-ai/server-parts.ts and anthropic-messages/server-blocks.ts).
+			if (block.text.trim() === "" && !(same && block.textSignature?.startsWith('{"pi'))) continue;
 			content.push(same ? { ...block } : { type: "text", text: block.text });
 		} else if (block.type === "thinking") {
 			// A failed reply's reasoning may be cut short and its signature incomplete: drop it.

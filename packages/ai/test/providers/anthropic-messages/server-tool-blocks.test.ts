@@ -19,7 +19,7 @@ afterAll(() => server.close());
 
 async function replayCapture(): Promise<AssistantMessage> {
 	server.reset();
-	server.enqueue(sseResponse(loadFixture("anthropic-messages", "web-search-server-tool"), { chunking: { seed: 3, minChunkBytes: 1, maxChunkBytes: 97 } }));
+	server.enqueue(sseResponse(loadFixture("anthropic-messages", "web-search-server-tool"), { chunking: { seed: 3, minChunkBytes: 64, maxChunkBytes: 2048 } }));
 	const model = anthropicModel({ id: "claude-sonnet-4-20250514", baseUrl: server.url });
 	return assertEventProtocol(await recordEvents(streamAnthropic(model, ask("Weather in SF?"), { apiKey: "sk-ant-test" }))).message;
 }
