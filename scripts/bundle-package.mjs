@@ -5,10 +5,11 @@
 // small source files, and a cheap import is one of its promises; bundling each entry (with shared
 // chunks, and the lazily loaded providers as their own chunks) halves the import overhead.
 // The entries are the package's `exports` (their `development` source paths), so the published
-// layout stays exactly what `exports` names. Dependencies stay external.
+// layout stays exactly what `exports` names. A `bin` target `./dist/<name>.js` is bundled from
+// `./src/<name>.ts` (it has no `development` path of its own). Dependencies stay external.
 //
 // Usage (from a package folder): node ../../scripts/bundle-package.mjs
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { build } from "esbuild";
 
 const pkg = JSON.parse(readFileSync("package.json", "utf8"));
@@ -16,6 +17,11 @@ const entryPoints = Object.values(pkg.exports).map((target) => {
 	if (!target.development) throw new Error(`${pkg.name}: every export needs a "development" source path`);
 	return target.development;
 });
+for (const target of Object.values(pkg.bin ?? {})) {
+	const source = target.replace(/^\.\/dist\//, "./src/").replace(/\.js$/, ".ts");
+	if (source === target || !existsSync(source)) throw new Error(`${pkg.name}: bin ${target} needs its source at ${source}`);
+	entryPoints.push(source);
+}
 
 await build({
 	entryPoints,

@@ -1,0 +1,4 @@
+import { CliError } from "../cli-error.js";
+export async function showCommand(_argv: string[]): Promise<number> {
+	throw new CliError("not yet");
+}
