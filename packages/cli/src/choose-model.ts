@@ -59,7 +59,8 @@ export function chooseModel(input: ModelChoiceInput): ChosenModel {
 		if (input.baseUrl) throw new CliError("--base-url needs -m, the model id the server knows (e.g. -m llama3.1)");
 		const fallback = FALLBACK_MODELS.map(([provider, id]) => getModel(provider, id)).find((candidate) => candidate && hasKey(candidate.provider));
 		if (!fallback) {
-			const variables = FALLBACK_MODELS.map(([provider]) => getEnvApiKeyNames(provider)?.[0]).filter(Boolean);
+			// Name the API-key variable of each (ANTHROPIC_API_KEY rather than the OAuth token's).
+			const variables = FALLBACK_MODELS.map(([provider]) => getEnvApiKeyNames(provider)?.find((name) => name.endsWith("_API_KEY"))).filter(Boolean);
 			throw new CliError(`no API key is set: set ${variables.join(", ")} (or run pi-ai keys set PROVIDER), or pick a model with -m`);
 		}
 		model = fallback;
