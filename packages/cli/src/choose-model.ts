@@ -66,8 +66,10 @@ export function chooseModel(input: ModelChoiceInput): ChosenModel {
 		model = fallback;
 	}
 	const { key } = resolveApiKey(model.provider, stored);
-	// A --base-url server decides for itself whether it needs a key (local ones do not).
-	if (!key && !input.baseUrl) {
+	// Only the provider's own API is known to need a key: a --base-url server (now or in the
+	// conversation being continued) decides for itself, and local ones need none.
+	const atProvider = getModel(model.provider, model.id)?.baseUrl === model.baseUrl;
+	if (!key && atProvider) {
 		const variables = keyVariableNames(model.provider);
 		if (variables.length > 0) {
 			throw new CliError(`no API key for ${model.provider}: set ${variables.join(" or ")}, or run pi-ai keys set ${model.provider}`);

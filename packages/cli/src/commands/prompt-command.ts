@@ -6,6 +6,7 @@ import type { AssistantMessage, ImageContent } from "@pi/ai";
 import { readImageAttachment } from "../attachment.js";
 import { chooseModel } from "../choose-model.js";
 import { CliError, EXIT_INTERRUPTED, EXIT_OK, EXIT_REPLY_ERROR } from "../cli-error.js";
+import { checkConversationFlags, type Conversation, type ConversationRequest, keepMessage, openContinued, openNew, settingEntries } from "../conversation.js";
 import { JsonPrinter } from "../json-printer.js";
 import { parseArguments } from "../parse-arguments.js";
 import { readAllStdin } from "../read-input.js";
@@ -56,27 +57,58 @@ async function collectTools(builtins: readonly string[], modules: readonly strin
 /** Runs one prompt; resolves to the exit code. */
 export async function promptCommand(argv: string[]): Promise<number> {
 	const { values, positionals } = parseArguments(argv, PROMPT_OPTIONS, "pi-ai");
+	const request: ConversationRequest = { continueLast: values.continue === true, sessionRef: values.session, noSession: values["no-session"] === true };
+	checkConversationFlags(request);
 	const images: ImageContent[] = (values.attach ?? []).map(readImageAttachment);
 	const tools = await collectTools(values.tool ?? [], values.tools ?? []);
-	const chosen = chooseModel({ spec: values.model, baseUrl: values["base-url"] });
-	if (images.length > 0 && !chosen.model.input.includes("image")) {
-		throw new CliError(`${chosen.label} does not accept images; pick a model that does (pi-ai models shows them)`);
+	const continued = await openContinued(request);
+	try {
+		const chosen = chooseModel({ spec: values.model, baseUrl: values["base-url"], resumedModel: continued?.resumedModel });
+		if (images.length > 0 && !chosen.model.input.includes("image")) {
+			throw new CliError(`${chosen.label} does not accept images; pick a model that does (pi-ai models shows them)`);
+		}
+		const text = await promptText(positionals);
+		// A new conversation's file is created only now, once the prompt is known to be runnable.
+		const conversation = continued ?? (await openNew(request));
+		try {
+			return await runPrompt(conversation, chosen, text, images, tools, values);
+		} finally {
+			if (!continued) await conversation.session?.close();
+		}
+	} finally {
+		await continued?.session?.close();
 	}
-	const text = await promptText(positionals);
+}
+
+type PromptValues = ReturnType<typeof parseArguments<typeof PROMPT_OPTIONS>>["values"];
+
+async function runPrompt(
+	conversation: Conversation,
+	chosen: ReturnType<typeof chooseModel>,
+	text: string,
+	images: ImageContent[],
+	tools: AgentTool<any>[],
+	values: PromptValues,
+): Promise<number> {
+	const { context } = conversation;
+	const systemPrompt = values.system ?? context.systemPrompt ?? "";
+	const thinkingLevel = chosen.thinking ?? context.thinkingLevel ?? "off";
+	const settings = settingEntries(conversation, chosen.model, thinkingLevel, systemPrompt);
+	if (settings.length > 0) await conversation.session?.append(settings);
 
 	const agent = new Agent({
-		initialState: {
-			model: chosen.model,
-			systemPrompt: values.system ?? "",
-			thinkingLevel: chosen.thinking ?? "off",
-			tools,
-		},
+		initialState: { model: chosen.model, systemPrompt, thinkingLevel, tools, messages: context.messages },
 		getApiKey: () => chosen.apiKey,
 	});
 	const printer = values.json
 		? new JsonPrinter(process.stdout)
 		: new ReplyPrinter({ stdout: process.stdout, stderr: process.stderr, showThinking: !values["no-thinking"], label: chosen.label });
-	agent.subscribe((event) => printer.handle(event));
+	agent.subscribe(async (event) => {
+		printer.handle(event);
+		// Each finished message goes to the session file before the run goes on (listeners are
+		// awaited), so the tool calls are on disk before the tools run.
+		if (event.type === "message_end") await keepMessage(conversation, event.message);
+	});
 
 	// Ctrl-C aborts the request at once; the partial reply ends as an `aborted` message (and is
 	// kept). A second Ctrl-C exits without waiting.
@@ -100,11 +132,11 @@ export async function promptCommand(argv: string[]): Promise<number> {
 	const reply = [...added].reverse().find((message): message is AssistantMessage => message.role === "assistant");
 	const usage = sumUsage(added);
 
-	if (printer instanceof JsonPrinter) printer.line({ type: "result", message: reply, usage, durationMs: elapsedMs });
+	if (printer instanceof JsonPrinter) printer.line({ type: "result", message: reply, usage, durationMs: elapsedMs, session: conversation.id ?? null });
 	const err = createStyle(process.stderr);
 	if (!values.quiet) process.stderr.write(`${err.dim(usageLine(chosen.label, chosen.model, usage, elapsedMs))}\n`);
 	if (interrupted || reply?.stopReason === "aborted") {
-		process.stderr.write(`${err.yellow("pi-ai: interrupted")}\n`);
+		process.stderr.write(`${err.yellow(`pi-ai: interrupted${conversation.id ? ` (the partial reply is kept: pi-ai -c continues)` : ""}`)}\n`);
 		return EXIT_INTERRUPTED;
 	}
 	if (!reply || reply.stopReason === "error") {
