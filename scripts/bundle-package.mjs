@@ -9,7 +9,7 @@
 // `./src/<name>.ts` (it has no `development` path of its own). Dependencies stay external.
 //
 // Usage (from a package folder): node ../../scripts/bundle-package.mjs
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import { build } from "esbuild";
 
 const pkg = JSON.parse(readFileSync("package.json", "utf8"));
@@ -22,6 +22,9 @@ for (const target of Object.values(pkg.bin ?? {})) {
 	if (source === target || !existsSync(source)) throw new Error(`${pkg.name}: bin ${target} needs its source at ${source}`);
 	entryPoints.push(source);
 }
+
+// Chunk names carry content hashes: drop the previous build's, or dist/ collects stale ones.
+rmSync("dist/chunks", { recursive: true, force: true });
 
 await build({
 	entryPoints,

@@ -75,8 +75,10 @@ export async function modelsCommand(argv: string[]): Promise<number> {
 		{ alignRight: [2, 3, 4] },
 	);
 	const [header = "", ...lines] = table;
-	process.stdout.write(`${style.bold(header)}\n`);
-	for (const [index, line] of lines.entries()) process.stdout.write(`${rows[index]?.keySet ? line : style.dim(line)}\n`);
+	// One write for the whole table: a write per line is a system call per line on a pipe.
+	// Models whose provider has no key are dimmed on a terminal.
+	const body = lines.map((line, index) => (rows[index]?.keySet ? line : style.dim(line))).join("\n");
+	process.stdout.write(`${style.bold(header)}\n${body}\n`);
 	return EXIT_OK;
 }
 
