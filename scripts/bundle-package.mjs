@@ -13,7 +13,8 @@ import { existsSync, readFileSync, rmSync } from "node:fs";
 import { build } from "esbuild";
 
 const pkg = JSON.parse(readFileSync("package.json", "utf8"));
-const entryPoints = Object.values(pkg.exports).map((target) => {
+// A plain string target (`"./package.json": "./package.json"`) is a file shipped as is, not code.
+const entryPoints = Object.values(pkg.exports).filter((target) => typeof target !== "string").map((target) => {
 	if (!target.development) throw new Error(`${pkg.name}: every export needs a "development" source path`);
 	return target.development;
 });
