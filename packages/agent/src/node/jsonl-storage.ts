@@ -3,6 +3,7 @@
  * `jsonl-format.ts`). Appends are single writes of complete lines to a file opened in append
  * mode; `fsync` durability syncs each one. Opening streams the file and repairs a torn tail.
  */
+import { fstatSync } from "node:fs";
 import { mkdir, open, type FileHandle } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { SessionClosedError, SessionConflictError, SessionCorruptError } from "../session/session-errors.js";
@@ -80,8 +81,9 @@ class JsonlSessionStorage implements SessionStorage {
 		const file = await this.handle();
 		if (this.knownSize < 0) await this.load();
 		// Another writer (one that bypassed the lock) may have appended since: compare the end of
-		// the file itself, not what this storage believes.
-		const size = (await file.stat()).size;
+		// the file itself, not what this storage believes. A synchronous fstat costs about a
+		// microsecond; the asynchronous one is a thread-pool round trip, as dear as the write.
+		const size = fstatSync(file.fd).size;
 		if (size !== this.knownSize || this.knownLastId === undefined) {
 			const actual = await this.lastIdAt(file, size);
 			if (actual === undefined) {

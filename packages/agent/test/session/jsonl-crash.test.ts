@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { exited, startChild, tempSessionPath } from "./file-helpers.js";
 import { texts } from "./helpers.js";
 
-describe("appends survive a process crash", () => {
+describe("appends survive a process crash", { timeout: 60_000 }, () => {
 	for (const durability of ["flush", "fsync"] as const) {
 		it(`${durability}: every append acknowledged before a SIGKILL is in the file after it`, async () => {
 			const path = tempSessionPath();

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { exited, startChild, tempSessionPath } from "./file-helpers.js";
 import { user } from "./helpers.js";
 
-describe("one writer per session file", () => {
+describe("one writer per session file", { timeout: 60_000 }, () => {
 	it("a second process is refused while the first lives, naming it; once it is SIGKILLed its lock is taken over", async () => {
 		const path = tempSessionPath();
 		const holder = startChild(["hold", path]);

@@ -22,7 +22,7 @@ async function writeSample(path: string): Promise<{ bytes: Buffer; lineEnds: num
 	return { bytes, lineEnds };
 }
 
-describe("repairing a torn tail", () => {
+describe("repairing a torn tail", { timeout: 60_000 }, () => {
 	it("a cut at every byte offset inside the last three entries: opening keeps the complete entries, truncates the file and says so", async () => {
 		const path = tempSessionPath();
 		const { bytes, lineEnds } = await writeSample(path);
