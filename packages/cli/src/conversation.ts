@@ -1,10 +1,11 @@
 /**
  * A prompt's conversation: a new session file, a continued one (`-c`, `--session`), or none
- * (`--no-session`). Every message of the run is appended as the agent finishes it (the agent
- * awaits each append before it goes on), so an interrupted or crashed run keeps everything up
- * to its last finished message, a partial reply cut by Ctrl-C included.
+ * (`--no-session`). The session is handed to the `Agent` (`AgentOptions.session`), which
+ * appends every message at its end and awaits the append before the run goes on, so an
+ * interrupted or crashed run keeps everything up to its last finished message, a partial reply
+ * cut by Ctrl-C included.
  */
-import type { AgentMessage, Session, SessionContext, SessionEntryInput, ThinkingLevel } from "@pi/agent-core";
+import type { Session, SessionContext, SessionEntryInput } from "@pi/agent-core";
 import { SessionCorruptError, SessionLockedError } from "@pi/agent-core";
 import { openSessionFile } from "@pi/agent-core/node";
 import type { Api, Model } from "@pi/ai";
@@ -93,23 +94,12 @@ function resumedModel(session: Session, context: SessionContext): Model<Api> | u
 }
 
 /**
- * The settings entries to append before this prompt: a model (or its base URL), thinking level or
- * system prompt that differs from what the conversation last recorded.
+ * The custom entry recording the whole model, when it differs from the one the conversation last
+ * recorded (another model, or the same at another base URL). The agent itself records
+ * `model_change`, `thinking_level_change` and `system_prompt_change` entries, and every message.
  */
-export function settingEntries(conversation: Conversation, model: Model<Api>, thinkingLevel: ThinkingLevel, systemPrompt: string): SessionEntryInput[] {
+export function modelRecord(conversation: Conversation, model: Model<Api>): SessionEntryInput | undefined {
 	const { context, resumedModel: previous } = conversation;
-	const entries: SessionEntryInput[] = [];
-	const sameModel = context.model?.provider === model.provider && context.model?.modelId === model.id && previous?.baseUrl === model.baseUrl;
-	if (!sameModel) {
-		entries.push({ type: "model_change", provider: model.provider, modelId: model.id });
-		entries.push({ type: "custom", customType: MODEL_ENTRY_TYPE, data: model });
-	}
-	if ((context.thinkingLevel ?? "off") !== thinkingLevel) entries.push({ type: "thinking_level_change", thinkingLevel });
-	if ((context.systemPrompt ?? "") !== systemPrompt) entries.push({ type: "system_prompt_change", systemPrompt });
-	return entries;
-}
-
-/** Appends a finished message; the agent awaits it before the run goes on. */
-export async function keepMessage(conversation: Conversation, message: AgentMessage): Promise<void> {
-	await conversation.session?.appendMessage(message);
+	const same = context.model?.provider === model.provider && context.model?.modelId === model.id && previous?.baseUrl === model.baseUrl;
+	return same ? undefined : { type: "custom", customType: MODEL_ENTRY_TYPE, data: model };
 }

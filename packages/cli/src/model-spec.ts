@@ -35,7 +35,7 @@ export function parseModelSpec(spec: string): ModelSpec {
 	let full = spec.trim();
 	let thinking: ThinkingLevel | undefined;
 	const colon = full.lastIndexOf(":");
-	if (colon > 0) {
+	if (colon >= 0) {
 		const suffix = full.slice(colon + 1) as ThinkingLevel;
 		if (THINKING_LEVELS.includes(suffix)) {
 			thinking = suffix;

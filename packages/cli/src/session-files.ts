@@ -53,7 +53,7 @@ export function createSessionFile(): { id: string; path: string } {
 }
 
 /** Every session file, newest change first. */
-export function listSessionFiles(): SessionFile[] {
+export function sessionFilesByChange(): SessionFile[] {
 	const dir = sessionsDir();
 	let names: string[];
 	try {
@@ -77,7 +77,7 @@ export function listSessionFiles(): SessionFile[] {
 
 /** The most recently changed session, for `-c`. */
 export function lastSessionFile(): SessionFile | undefined {
-	return listSessionFiles()[0];
+	return sessionFilesByChange()[0];
 }
 
 /** Whether `ref` names a file rather than an id: it has a path separator or ends in `.jsonl`. */
@@ -94,7 +94,7 @@ export function resolveSessionRef(ref: string): { id: string; path: string } {
 		const path = resolve(ref);
 		return { id: basename(path, ".jsonl"), path };
 	}
-	const files = listSessionFiles();
+	const files = sessionFilesByChange();
 	const exact = files.find((file) => file.id === ref);
 	if (exact) return exact;
 	const matches = files.filter((file) => file.id.startsWith(ref));

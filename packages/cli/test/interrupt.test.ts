@@ -43,7 +43,7 @@ it("Ctrl-C (SIGINT) aborts the request at once, keeps the partial reply on stdou
 	const [file] = sessionFiles(home.dataHome);
 	const messages = messagesOf(file as string);
 	expect(messages.map((message) => message.role)).toEqual(["user", "assistant"]);
-	const partial = messages[1];
+	const partial = messages[1] ?? {};
 	expect(partial.stopReason).toBe("aborted");
 	expect(partial.content[0].text).toBe(stdout.trimEnd());
 

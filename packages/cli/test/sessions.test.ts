@@ -38,8 +38,11 @@ describe("every prompt is kept in a session file under XDG_DATA_HOME", () => {
 		expect(statSync(file).mode & 0o777).toBe(0o600);
 		const { header, entries } = readSessionFile(file);
 		expect(header).toMatchObject({ type: "session", version: 1, id: basename(file, ".jsonl") });
-		expect(entries.map((entry) => entry.type)).toEqual(["model_change", "custom", "system_prompt_change", "message", "message"]);
-		expect(entries[0]).toMatchObject({ provider: "openai-compatible", modelId: "local-llm", parentId: null });
+		// The CLI's record of the whole model (base URL included), then what the agent records.
+		expect(entries.map((entry) => entry.type)).toEqual(["custom", "model_change", "system_prompt_change", "message", "message"]);
+		expect(entries[0]).toMatchObject({ customType: "pi-ai.model", data: { id: "local-llm", baseUrl: `${server.url}/v1` }, parentId: null });
+		expect(entries[1]).toMatchObject({ provider: "openai-compatible", modelId: "local-llm" });
+		expect(entries[2]).toMatchObject({ systemPrompt: "Be brief." });
 		// Each entry hangs under the one before it.
 		for (let i = 1; i < entries.length; i++) expect(entries[i]?.parentId).toBe(entries[i - 1]?.id);
 		const [user, reply] = messagesOf(file);

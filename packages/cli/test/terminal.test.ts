@@ -109,7 +109,7 @@ it("Ctrl-C stops a streaming reply at once: the partial text stays on screen and
 	expect(after).toContain("pi-ai: interrupted");
 	const messages = messagesOf(sessionFiles(home.dataHome)[0] as string);
 	expect(messages[1]).toMatchObject({ role: "assistant", stopReason: "aborted" });
-	expect(messages[1].content[0].text).toContain("2. Alaska");
+	expect(messages[1]?.content[0].text).toContain("2. Alaska");
 });
 
 it("Ctrl-C while the spinner waits for the first token ends it too", async () => {

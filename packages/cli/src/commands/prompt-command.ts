@@ -6,7 +6,7 @@ import type { AssistantMessage, ImageContent } from "@pi/ai";
 import { readImageAttachment } from "../attachment.js";
 import { chooseModel } from "../choose-model.js";
 import { CliError, EXIT_INTERRUPTED, EXIT_OK, EXIT_REPLY_ERROR } from "../cli-error.js";
-import { checkConversationFlags, type Conversation, type ConversationRequest, keepMessage, openContinued, openNew, settingEntries } from "../conversation.js";
+import { checkConversationFlags, type Conversation, type ConversationRequest, modelRecord, openContinued, openNew } from "../conversation.js";
 import { JsonPrinter } from "../json-printer.js";
 import { parseArguments } from "../parse-arguments.js";
 import { readAllStdin } from "../read-input.js";
@@ -93,22 +93,20 @@ async function runPrompt(
 	const { context } = conversation;
 	const systemPrompt = values.system ?? context.systemPrompt ?? "";
 	const thinkingLevel = chosen.thinking ?? context.thinkingLevel ?? "off";
-	const settings = settingEntries(conversation, chosen.model, thinkingLevel, systemPrompt);
-	if (settings.length > 0) await conversation.session?.append(settings);
+	const record = modelRecord(conversation, chosen.model);
+	if (record) await conversation.session?.append([record]);
 
+	// With a session the agent restores the messages from it and records the settings and every
+	// message itself; without one (--no-session) it starts empty.
 	const agent = new Agent({
-		initialState: { model: chosen.model, systemPrompt, thinkingLevel, tools, messages: context.messages },
+		session: conversation.session,
+		initialState: { model: chosen.model, systemPrompt, thinkingLevel, tools },
 		getApiKey: () => chosen.apiKey,
 	});
 	const printer = values.json
 		? new JsonPrinter(process.stdout)
 		: new ReplyPrinter({ stdout: process.stdout, stderr: process.stderr, showThinking: !values["no-thinking"], label: chosen.label });
-	agent.subscribe(async (event) => {
-		printer.handle(event);
-		// Each finished message goes to the session file before the run goes on (listeners are
-		// awaited), so the tool calls are on disk before the tools run.
-		if (event.type === "message_end") await keepMessage(conversation, event.message);
-	});
+	agent.subscribe((event) => printer.handle(event));
 
 	// Ctrl-C aborts the request at once; the partial reply ends as an `aborted` message (and is
 	// kept). A second Ctrl-C exits without waiting.

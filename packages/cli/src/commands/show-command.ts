@@ -2,27 +2,24 @@
  * `pi-ai show ID|PATH [--json]`: prints one conversation, the active path of its log.
  */
 import type { AgentMessage } from "@pi/agent-core";
+import { readSessionFileInfo } from "@pi/agent-core/node";
 import type { AssistantMessage, ToolResultMessage, UserMessage } from "@pi/ai";
-import { statSync } from "node:fs";
 import { CliError, EXIT_OK } from "../cli-error.js";
 import { parseArguments } from "../parse-arguments.js";
 import { resolveSessionRef } from "../session-files.js";
-import { openForReading, summarise, userText } from "../session-summary.js";
+import { openForReading, userText } from "../session-summary.js";
 import { createStyle, type Style } from "../terminal/style.js";
 import { formatCost } from "../usage-summary.js";
-import { formatDate } from "./sessions-command.js";
+import { formatDate, modelLabel } from "./sessions-command.js";
 
 /** Runs `pi-ai show`; resolves to the exit code. */
 export async function showCommand(argv: string[]): Promise<number> {
 	const { values, positionals } = parseArguments(argv, { json: { type: "boolean" } }, "pi-ai show");
 	if (positionals.length !== 1) throw new CliError("pi-ai show takes one session id or path (pi-ai sessions lists them)");
-	const { id, path } = resolveSessionRef(positionals[0] ?? "");
-	let modifiedMs: number;
-	try {
-		modifiedMs = statSync(path).mtimeMs;
-	} catch {
-		throw new CliError(`no session file at ${path}`);
-	}
+	const { path } = resolveSessionRef(positionals[0] ?? "");
+	const info = await readSessionFileInfo(path).catch((error: NodeJS.ErrnoException) => {
+		throw new CliError(error.code === "ENOENT" ? `no session file at ${path}` : error.message);
+	});
 	const session = await openForReading(path).catch((error: Error) => {
 		throw new CliError(error.message);
 	});
@@ -32,9 +29,8 @@ export async function showCommand(argv: string[]): Promise<number> {
 			process.stdout.write(`${JSON.stringify({ id: session.id, path, messages }, null, 2)}\n`);
 			return EXIT_OK;
 		}
-		const summary = summarise(id, path, modifiedMs, session.path());
 		const style = createStyle(process.stdout);
-		process.stdout.write(style.dim(`session ${session.id} · ${formatDate(summary.startedMs)} · ${summary.model ?? "no model"} · ${formatCost(summary.cost)}\n`));
+		process.stdout.write(style.dim(`session ${session.id} · ${formatDate(info.createdAt)} · ${modelLabel(info) ?? "no model"} · ${formatCost(info.cost)}\n`));
 		for (const message of messages) process.stdout.write(renderMessage(message, style));
 		return EXIT_OK;
 	} finally {
