@@ -223,6 +223,7 @@ export function renderMarkdown(r) {
 		line("| --- | --- | --- |");
 		line(`| \`pi-ai --help\` | ${fmtSummary(c.help)} | ${fmtSummary(c.helpCpu)} |`);
 		line(`| \`pi-ai models\` | ${fmtSummary(c.models)} | ${fmtSummary(c.modelsCpu)} |`);
+		if (c.importAi) line(`| for scale: \`import "@pi/ai"\` alone | ${fmtSummary(c.importAi)} | ${fmtSummary(c.importAiCpu)} |`);
 		line(`| bare node itself | ${fmtSummary(c.bareNodeMs)} | ${fmtSummary(c.bareNodeCpuMs)} |`);
 		line();
 	}

@@ -15,8 +15,11 @@ import { summarize } from "../lib/stats.js";
 /** The built CLI. */
 export const CLI_BIN = join(BENCH_DIR, "..", "packages", "cli", "dist", "bin.js");
 
-/** The commands measured, by label. */
-const COMMANDS = /** @type {const} */ ({ help: ["--help"], models: ["models"] });
+/**
+ * The runs measured, by label: the two CLI commands, and, for scale, a bare import of `@pi/ai`
+ * (what `pi-ai models` cannot avoid: it prints the library's catalog).
+ */
+const COMMANDS = /** @type {const} */ ({ help: [CLI_BIN, "--help"], models: [CLI_BIN, "models"], importAi: ["--input-type=module", "-e", 'import "@pi/ai";'] });
 
 /**
  * @param {{ rounds: number, log: (line: string) => void }} options
@@ -31,18 +34,18 @@ export async function measureCliStart({ rounds, log }) {
 			return { wallMs, cpuMs: JSON.parse(stderr.trim().split("\n").at(-1) ?? "{}").cpuMs };
 		};
 		/** @type {Record<string, number[]>} */
-		const wall = { help: [], models: [] };
+		const wall = { help: [], models: [], importAi: [] };
 		/** @type {Record<string, number[]>} */
-		const cpu = { help: [], models: [] };
+		const cpu = { help: [], models: [], importAi: [] };
 		const bareWall = [];
 		const bareCpu = [];
 		// Untimed: fills the OS file cache.
 		await timed(["-e", "0"]);
-		for (const args of Object.values(COMMANDS)) await timed([CLI_BIN, ...args]);
+		for (const args of Object.values(COMMANDS)) await timed([...args]);
 		for (let round = 0; round < rounds; round++) {
 			for (const [label, args] of Object.entries(COMMANDS)) {
 				const base = await timed(["-e", "0"]);
-				const cli = await timed([CLI_BIN, ...args]);
+				const cli = await timed([...args]);
 				bareWall.push(base.wallMs);
 				bareCpu.push(base.cpuMs);
 				wall[label].push(cli.wallMs - base.wallMs);
@@ -56,6 +59,8 @@ export async function measureCliStart({ rounds, log }) {
 			models: summarize(wall.models),
 			helpCpu: summarize(cpu.help),
 			modelsCpu: summarize(cpu.models),
+			importAi: summarize(wall.importAi),
+			importAiCpu: summarize(cpu.importAi),
 		};
 		log(`cli start: --help +${result.help.median.toFixed(1)} ms (CPU +${result.helpCpu.median.toFixed(1)}), models +${result.models.median.toFixed(1)} ms (CPU +${result.modelsCpu.median.toFixed(1)}) over bare node (${result.bareNodeMs.median.toFixed(1)} ms)`);
 		return result;
