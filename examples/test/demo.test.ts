@@ -61,7 +61,7 @@ describe("pnpm demo", () => {
 		expect(second.stdout).toContain("3 + 4 = 7");
 		const transcript = JSON.parse(second.stdout.slice(second.stdout.indexOf("[\n")));
 		expect(transcript.map((m: { role: string }) => m.role)).toEqual(["user", "assistant", "toolResult", "assistant", "user", "assistant", "toolResult", "assistant"]);
-	});
+	}, 90_000); // two runs of the demo
 
 	it("uses an OpenAI-compatible server given by PI_BASE_URL, with no key", async () => {
 		server.enqueue(
