@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
+import { type ReplayRoute, type RouteHandle, type RouteResponder, RouteTable } from "./replay-routes.js";
 import { type ChunkingOptions, splitIntoChunks } from "./split-into-chunks.js";
 
 /** How a response body is cut and paced on the wire. */
@@ -66,6 +67,8 @@ export interface ReplayServerOptions {
 	chunking?: ReplayChunking;
 	/** Responses to script right away, as if passed to `enqueue`. */
 	responses?: readonly ScriptedResponse[];
+	/** Routes to add right away, as if passed to `route` (see docs/testing.md). */
+	routes?: readonly ReplayRoute[];
 }
 
 /** A local HTTP server that answers requests with scripted responses, in order. */
@@ -84,7 +87,19 @@ export interface ReplayServer {
 	 * for an invalid response (two faults, a byte count beyond the body, a bad status).
 	 */
 	enqueue(...responses: ScriptedResponse[]): void;
-	/** Drops the queued responses and the recorded requests, e.g. between tests. */
+	/**
+	 * Answers every request matching `method` and `path` with `respond`, before the queue is
+	 * consulted: an endpoint family (submit, poll, stream, cancel) scripted as routes, with
+	 * answers that change from call to call. The first matching route answers; a request no route
+	 * matches takes the next queued response.
+	 *
+	 * @example
+	 * ```ts
+	 * server.route("GET", "/v1/messages/batches/{id}", [jsonResponse(200, running), jsonResponse(200, ended)]);
+	 * ```
+	 */
+	route(method: string, path: string | RegExp, respond: RouteResponder): RouteHandle;
+	/** Drops the queued responses, the routes and the recorded requests, e.g. between tests. */
 	reset(): void;
 	/**
 	 * Stops the server: destroys every open connection (stalled ones included), cancels pending
@@ -119,6 +134,7 @@ export async function startReplayServer(options: ReplayServerOptions = {}): Prom
 	const requests: RecordedRequest[] = [];
 	const sockets = new Set<Socket>();
 	const closing = new AbortController();
+	const routes = new RouteTable();
 	let closed: Promise<void> | undefined;
 
 	const enqueue = (...responses: ScriptedResponse[]): void => {
@@ -126,6 +142,7 @@ export async function startReplayServer(options: ReplayServerOptions = {}): Prom
 		queue.push(...responses);
 	};
 	if (options.responses) enqueue(...options.responses);
+	for (const route of options.routes ?? []) routes.add(route);
 
 	const server = createServer((req, res) => {
 		// A client that goes away mid-response makes writes fail; that is the client's business.
@@ -137,14 +154,28 @@ export async function startReplayServer(options: ReplayServerOptions = {}): Prom
 			const index = requests.length;
 			const record = recordRequest(req, Buffer.concat(parts));
 			requests.push(record);
+			const send = (response: ScriptedResponse) => {
+				const chunking: ReplayChunking = { ...defaults, ...response.chunking };
+				if (response.chunking?.seed === undefined) chunking.seed = (defaults.seed ?? 1) + index;
+				respond(req, res, response, chunking, closing.signal).catch(() => req.socket.destroy());
+			};
+			const routed = routes.answer(record);
+			if (routed) {
+				routed.then(
+					(response) => {
+						validate(response);
+						send(response);
+					},
+					(error: unknown) => routeFailed(res, record, error),
+				);
+				return;
+			}
 			const response = queue.shift();
 			if (!response) {
 				unscripted(res, record, index);
 				return;
 			}
-			const chunking: ReplayChunking = { ...defaults, ...response.chunking };
-			if (response.chunking?.seed === undefined) chunking.seed = (defaults.seed ?? 1) + index;
-			respond(req, res, response, chunking, closing.signal).catch(() => req.socket.destroy());
+			send(response);
 		});
 	});
 	server.on("connection", (socket: Socket) => {
@@ -173,9 +204,13 @@ export async function startReplayServer(options: ReplayServerOptions = {}): Prom
 			return queue.length;
 		},
 		enqueue,
+		route(method: string, path: string | RegExp, respond: RouteResponder) {
+			return routes.add({ method, path, respond });
+		},
 		reset() {
 			queue.length = 0;
 			requests.length = 0;
+			routes.clear();
 		},
 		close() {
 			closed ??= new Promise<void>((resolve) => {
@@ -230,6 +265,18 @@ async function respond(req: IncomingMessage, res: ServerResponse, response: Scri
 function unscripted(res: ServerResponse, record: RecordedRequest, index: number): void {
 	const message = `replay server: no response was scripted for request #${index} (${record.method} ${record.path}); enqueue one response per expected request`;
 	const body = JSON.stringify({ error: { type: "replay_server_unscripted", message } });
+	res.writeHead(500, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
+	res.end(body);
+}
+
+/** A route's responder threw or gave an invalid response: answer 500 saying so, never hang. */
+function routeFailed(res: ServerResponse, record: RecordedRequest, error: unknown): void {
+	const message = `replay server: the route for ${record.method} ${record.path} failed: ${error instanceof Error ? error.message : String(error)}`;
+	const body = JSON.stringify({ error: { type: "replay_server_route_failed", message } });
+	if (res.headersSent) {
+		res.destroy();
+		return;
+	}
 	res.writeHead(500, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
 	res.end(body);
 }
