@@ -14,7 +14,8 @@ const ALREADY_OVER = /already|cannot be cancel|can ?not cancel|not cancellable|n
  */
 export async function cancelJob(request: JsonRequest): Promise<void> {
 	try {
-		await requestJson(request);
+		// A 409 says the job is over; retrying it would only send more requests.
+		await requestJson({ ...request, finalStatuses: [409] });
 	} catch (error) {
 		if (error instanceof ApiCallError && (error.status === 409 || (error.status === 400 && ALREADY_OVER.test(error.providerMessage ?? error.message)))) return;
 		throw error;

@@ -21,6 +21,8 @@ export interface JsonRequest {
 	onRetry?: (info: RetryInfo) => void;
 	/** Strings (API keys) scrubbed from every error message. */
 	secrets?: readonly (string | undefined)[];
+	/** Statuses that are an answer, not a transient failure, for this call (a cancel's `409`): never retried. */
+	finalStatuses?: readonly number[];
 }
 
 /** The largest body read (a batch results file of many rows), 64 MiB. */
@@ -61,6 +63,7 @@ export async function requestText(request: JsonRequest): Promise<string> {
 		} catch (error) {
 			if (request.signal?.aborted) throw request.signal.reason ?? error;
 			const failure = toApiCallError(error, request.url, secrets);
+			if (failure.status !== undefined && request.finalStatuses?.includes(failure.status)) throw failure;
 			await waitBeforeRetry(failure, attempt, { signal: request.signal, maxRetries, maxRetryDelayMs, onRetry: request.onRetry, secrets });
 		}
 	}

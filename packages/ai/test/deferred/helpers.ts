@@ -64,3 +64,60 @@ export function capturePayloads(api: string, name: string): Record<string, any>[
 export function builderFor(model: Model<Api>): AssistantMessageBuilder {
 	return new AssistantMessageBuilder(model);
 }
+
+/**
+ * The whole `message` object of a recorded Anthropic stream, built from its events as the API
+ * would have returned it without streaming: `message_start`'s message, each block whole (text,
+ * thinking and signature, tool input parsed from its JSON fragments), the final stop reason and
+ * the usage of `message_start` updated by `message_delta`.
+ */
+export function anthropicMessageFromCapture(name: string): Record<string, any> {
+	const payloads = capturePayloads("anthropic-messages", name);
+	const start = payloads.find((payload) => payload.type === "message_start")?.message ?? {};
+	const blocks: Record<string, any>[] = [];
+	const json = new Map<number, string>();
+	let stop: Record<string, any> = {};
+	let usage: Record<string, any> = { ...start.usage };
+	for (const payload of payloads) {
+		const index = payload.index as number;
+		if (payload.type === "content_block_start") {
+			blocks[index] = structuredClone(payload.content_block);
+			if ("input" in payload.content_block) json.set(index, "");
+		} else if (payload.type === "content_block_delta") {
+			const block = blocks[index] as Record<string, any>;
+			const delta = payload.delta;
+			if (delta.type === "text_delta") block.text += delta.text;
+			else if (delta.type === "thinking_delta") block.thinking += delta.thinking;
+			else if (delta.type === "signature_delta") block.signature = delta.signature;
+			else if (delta.type === "input_json_delta") json.set(index, (json.get(index) ?? "") + delta.partial_json);
+		} else if (payload.type === "content_block_stop") {
+			const text = json.get(index);
+			if (text !== undefined && text.trim() !== "") (blocks[index] as Record<string, any>).input = JSON.parse(text);
+		} else if (payload.type === "message_delta") {
+			stop = payload.delta;
+			usage = { ...usage, ...payload.usage };
+		}
+	}
+	return { ...start, content: blocks, stop_reason: stop.stop_reason ?? null, stop_details: stop.stop_details ?? null, usage };
+}
+
+/**
+ * The whole `GenerateContentResponse` of a recorded Gemini stream: every chunk's parts in order
+ * in one candidate, with the last chunk's finish reason, usage and ids (Gemini's usage is cumulative).
+ */
+export function geminiResponseFromCapture(name: string): Record<string, any> {
+	const chunks = capturePayloads("google-generative-ai", name);
+	const parts: unknown[] = [];
+	const merged: Record<string, any> = {};
+	let candidate: Record<string, any> = {};
+	for (const chunk of chunks) {
+		const first = chunk.candidates?.[0];
+		if (first) {
+			parts.push(...(first.content?.parts ?? []));
+			candidate = { ...candidate, ...first };
+		}
+		for (const key of ["usageMetadata", "promptFeedback", "responseId", "modelVersion"]) if (chunk[key] !== undefined) merged[key] = chunk[key];
+	}
+	if (Object.keys(candidate).length > 0) merged.candidates = [{ ...candidate, content: { role: "model", ...candidate.content, parts } }];
+	return merged;
+}

@@ -85,7 +85,7 @@ export function streamDeferredAnthropic(model: Model<"anthropic-messages">, hand
 		});
 		builder.setResponseId(handle.id);
 		if (outcome.kind === "waiting") {
-			builder.finish("deferred", { rawStopReason: status, deferred: handle });
+			builder.finish("deferred", { rawStopReason: status, deferred: structuredClone(handle) });
 			return;
 		}
 		const resultsUrl = outcome.value.results_url;

@@ -76,7 +76,7 @@ export function streamDeferredGoogle(model: Model<"google-generative-ai">, handl
 		});
 		builder.setResponseId(handle.id);
 		if (outcome.kind === "waiting") {
-			builder.finish("deferred", { rawStopReason: state, deferred: handle });
+			builder.finish("deferred", { rawStopReason: state, deferred: structuredClone(handle) });
 			return;
 		}
 		finishWithOperation(builder, outcome.value, state, handle);
