@@ -18,7 +18,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const customModel: Model<"my-jobs"> = { ...responsesModel({ url: "http://127.0.0.1:9" } as ReplayServer), api: "my-jobs", provider: "me", id: "m1" };
+const customModel = { ...responsesModel({ url: "http://127.0.0.1:9" } as ReplayServer), api: "my-jobs", provider: "me", id: "m1" } as unknown as Model<"my-jobs">;
 
 describe("a custom API", () => {
 	it("redeems and cancels through its ApiProvider members", async () => {
@@ -61,7 +61,7 @@ describe("a custom API", () => {
 });
 
 describe("an API that cannot defer", () => {
-	const completions: Model<"openai-completions"> = { ...customModel, api: "openai-completions", provider: "openai", baseUrl: "" };
+	const completions = { ...customModel, api: "openai-completions", provider: "openai", baseUrl: "" } as unknown as Model<"openai-completions">;
 
 	it("ends a deferred request with an error naming the API, sending nothing", async () => {
 		const model = { ...completions, baseUrl: `${server.url}/v1` };
