@@ -85,7 +85,8 @@ export class RouteTable {
 			for (const [name, value] of Object.entries(match.groups ?? {})) if (value !== undefined) params[name] = safeDecode(value);
 			const routed: RouteRequest = { ...request, params, query: new URLSearchParams(search), call: entry.requests.length, receivedAt: Date.now() };
 			entry.requests.push(routed);
-			return Promise.resolve(pick(entry.route.respond, routed));
+			// A responder that throws must become a 500, not an exception in the server.
+			return Promise.resolve().then(() => pick(entry.route.respond, routed));
 		}
 		return undefined;
 	}
