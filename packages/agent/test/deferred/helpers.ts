@@ -12,7 +12,7 @@ import type { AgentTool, StreamFn } from "../../src/index.js";
 export const KEY = "sk-test-agent-deferred-0123456789";
 export const BATCH_ID = "msgbatch_agent";
 
-export function anthropicModel(server: ReplayServer): Model<"anthropic-messages"> {
+export function anthropicModel(server: Pick<ReplayServer, "url">): Model<"anthropic-messages"> {
 	return {
 		id: "claude-sonnet-4-20250514",
 		name: "Claude (test)",
