@@ -42,7 +42,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-describe("a deferred reply redeemed in a fresh process", { timeout: 60_000 }, () => {
+describe("a deferred reply redeemed in a fresh process", { timeout: 180_000 }, () => {
 	it("appends exactly one final message, as the placeholder's sibling, and runs its tool once", async () => {
 		const path = tempSessionPath();
 		const batches = emulateBatches(server);
