@@ -64,6 +64,7 @@ export async function readText(response: Response, onBytes: () => void): Promise
 	}
 }
 
+/** The {@link ApiCallError} of a non-2xx answer (or a 2xx that is not an event stream), naming the status and the provider's message. */
 export function httpError(response: Response, text: string, url: string, secrets: readonly (string | undefined)[]): ApiCallError {
 	const providerMessage = extractErrorMessage(text);
 	const status = response.status;
@@ -80,6 +81,7 @@ export function httpError(response: Response, text: string, url: string, secrets
 	});
 }
 
+/** Any failure of an attempt as an {@link ApiCallError}: network errors and idle timeouts are retryable. */
 export function toApiCallError(error: unknown, url: string, secrets: readonly (string | undefined)[]): ApiCallError {
 	if (error instanceof ApiCallError) return error;
 	if (error instanceof IdleTimeoutError) return new ApiCallError(error.message, { url, isRetryable: true, cause: error });
@@ -93,6 +95,7 @@ export function toApiCallError(error: unknown, url: string, secrets: readonly (s
 	});
 }
 
+/** `error`, its message saying how many retries came before it. */
 export function withRetryCount(error: ApiCallError, retries: number, secrets: readonly (string | undefined)[]): ApiCallError {
 	return new ApiCallError(redactSecrets(`${error.message} (after ${retries} ${retries === 1 ? "retry" : "retries"})`, secrets), {
 		url: error.url,
@@ -104,6 +107,7 @@ export function withRetryCount(error: ApiCallError, retries: number, secrets: re
 	});
 }
 
+/** `850 ms`, `2.5 s`. */
 export function formatDuration(ms: number): string {
 	return ms >= 1000 ? `${Math.round(ms / 100) / 10} s` : `${ms} ms`;
 }

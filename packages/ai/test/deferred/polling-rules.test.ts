@@ -30,10 +30,12 @@ const handle = (extra: Partial<DeferredHandle> = {}): DeferredHandle => ({
 
 describe("polling a deferred job", () => {
 	it("waits the handle's pollAfterMs between two checks", async () => {
-		const checks = server.route("GET", "/v1/messages/batches/{id}", running());
-		const message = await fetchDeferred(anthropicModel(server), handle({ pollAfterMs: 60 }), { apiKey: KEY, maxWaitMs: 200 });
-		expect(message.stopReason).toBe("deferred");
-		expect(checks.requests.length).toBeGreaterThanOrEqual(2);
+		const ended = jsonResponse(200, { id: BATCH_ID, processing_status: "ended", results_url: `${server.url}/v1/messages/batches/${BATCH_ID}/results` });
+		const checks = server.route("GET", "/v1/messages/batches/{id}", [running(), running(), ended]);
+		server.route("GET", "/v1/messages/batches/{id}/results", jsonResponse(200, { custom_id: "pi-1", result: { type: "canceled" } }));
+		const message = await streamDeferred(anthropicModel(server), handle({ pollAfterMs: 60 }), { apiKey: KEY }).result();
+		expect(message.rawStopReason).toBe("canceled");
+		expect(checks.requests).toHaveLength(3);
 		const times = checks.requests.map((request) => request.receivedAt);
 		// Timers fire late, never early: every gap is at least the wait asked for (a 1 ms rounding allowed).
 		for (let i = 1; i < times.length; i++) expect((times[i] as number) - (times[i - 1] as number)).toBeGreaterThanOrEqual(59);

@@ -115,7 +115,7 @@ async function resumeStream(
 					return;
 				}
 				if (timeUp.signal.aborted) {
-					state.deferNow(DEADLINE);
+					if (!state.deferNow(DEADLINE)) throw new Error(`${DEADLINE} before the response could be resumed.`);
 					return;
 				}
 				// An HTTP answer (404: no such response, 401, …) is final; a broken connection is not.
@@ -130,7 +130,7 @@ async function resumeStream(
 			}
 			if (idleReconnects > 0) await delay(backoffDelay(idleReconnects), signal).catch(() => undefined);
 			if (timeUp.signal.aborted && !options?.signal?.aborted) {
-				state.deferNow(DEADLINE);
+				if (!state.deferNow(DEADLINE)) throw new Error(`${DEADLINE} before the response could be resumed.`);
 				return;
 			}
 		}
