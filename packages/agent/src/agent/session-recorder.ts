@@ -87,6 +87,20 @@ export class SessionRecorder {
 	}
 
 	/**
+	 * Records a compaction the agent made: appends a `compaction` entry at the end of the
+	 * transcript's path, whose `firstKeptEntryId` is the entry of `firstKept` (the first message
+	 * the compacted transcript keeps after its summary; empty when it keeps none). The
+	 * compaction's summary message then stands for that entry. Call it on `compaction_end`.
+	 */
+	async recordCompaction(compaction: { summary: string; firstKept: AgentMessage | undefined; tokensBefore: number; details?: unknown }, messagesBefore: readonly AgentMessage[]): Promise<string> {
+		const firstKeptEntryId = compaction.firstKept ? (this.entryIds.get(compaction.firstKept as object) ?? "") : "";
+		const input: SessionEntryInput = { type: "compaction", summary: compaction.summary, firstKeptEntryId, tokensBefore: compaction.tokensBefore };
+		if (compaction.details !== undefined) input.details = compaction.details;
+		const [entry] = await this.session.append([input], { parentId: this.parentFor(messagesBefore) });
+		return (entry as { id: string }).id;
+	}
+
+	/**
 	 * Where the transcript's next entry attaches: at the session's leaf when the transcript's
 	 * last stored message is the leaf's latest message (settings entries may follow it), else
 	 * under that message's entry (the transcript took another branch), or as a new root when
