@@ -16,6 +16,7 @@ export {
 } from "./loop/agent-loop.js";
 export { ABORTED_TEXT, INTERRUPTED_TEXT } from "./loop/assistant-messages.js";
 export { defaultConvertToLlm, isLlmMessage } from "./loop/default-convert-to-llm.js";
+export { deferredPlaceholder, isRedeemable } from "./loop/redeem-deferred.js";
 export { TOOL_ABORTED_TEXT } from "./loop/execute-tool-calls.js";
 export type { QueueMode, SteeringMode } from "./agent/message-queue.js";
 export { RunFailure } from "./loop/run-failure.js";

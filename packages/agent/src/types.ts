@@ -7,6 +7,8 @@ import type {
 	AssistantMessageEvent,
 	AssistantMessageEventSource,
 	Context,
+	DeferredFetchOptions,
+	DeferredHandle,
 	ImageContent,
 	Message,
 	Model,
@@ -155,6 +157,16 @@ export type StreamFn = (
 	options?: SimpleStreamOptions,
 ) => AssistantMessageEventSource | Promise<AssistantMessageEventSource>;
 
+/**
+ * Redeems a deferred reply, like `streamDeferred` from `@pi/ai` (the default): streams the final
+ * message for the handle of a `deferred` placeholder. Same contract as {@link StreamFn}.
+ */
+export type DeferredStreamFn = (
+	model: Model<any>,
+	handle: DeferredHandle,
+	options?: DeferredFetchOptions,
+) => AssistantMessageEventSource | Promise<AssistantMessageEventSource>;
+
 /** `beforeToolCall` may block a call; `reason` becomes the text of the error result. */
 export interface BeforeToolCallResult {
 	block?: boolean;
@@ -260,6 +272,11 @@ export interface AgentLoopConfig extends SimpleStreamOptions {
 	 * `Agent` uses it for `steeringMode: "interrupt"`.
 	 */
 	onReplyStart?: (interrupt: () => void) => (() => void) | void;
+	/**
+	 * Redeems the deferred reply a continued transcript ends with (see `agentLoopContinue`).
+	 * Default `streamDeferred` from `@pi/ai`, which waits until the job ends.
+	 */
+	streamDeferred?: DeferredStreamFn;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -286,7 +303,15 @@ export type AgentEvent =
 	| { type: "turn_end"; message: AgentMessage; toolResults: ToolResultMessage[] }
 	| { type: "message_start"; message: AgentMessage }
 	| { type: "message_update"; message: AgentMessage; assistantMessageEvent: AssistantMessageEvent }
-	| { type: "message_end"; message: AgentMessage }
+	| {
+			type: "message_end";
+			message: AgentMessage;
+			/**
+			 * Set when `message` is the redeemed reply of a deferred placeholder: it takes the
+			 * placeholder's place in the transcript instead of being appended after it.
+			 */
+			replaces?: AssistantMessage;
+	  }
 	| { type: "tool_execution_start"; toolCallId: string; toolName: string; args: any }
 	| { type: "tool_execution_update"; toolCallId: string; toolName: string; args: any; partialResult: any }
 	| { type: "tool_execution_end"; toolCallId: string; toolName: string; result: any; isError: boolean };

@@ -1,16 +1,32 @@
 import type { AssistantMessageEventStream } from "./event-stream.js";
-import type { Api, Context, Model, SimpleStreamOptions, StreamFunction, StreamOptions } from "./types.js";
+import type {
+	Api,
+	Context,
+	DeferredCancelFunction,
+	DeferredStreamFunction,
+	Model,
+	SimpleStreamOptions,
+	StreamFunction,
+	StreamOptions,
+} from "./types.js";
 
 /** A registered provider's `stream`, as the registry hands it out (reference name). */
 export type ApiStreamFunction = (model: Model<Api>, context: Context, options?: StreamOptions) => AssistantMessageEventStream;
 /** A registered provider's `streamSimple`, as the registry hands it out (reference name). */
 export type ApiStreamSimpleFunction = (model: Model<Api>, context: Context, options?: SimpleStreamOptions) => AssistantMessageEventStream;
 
-/** A wire API implementation: its full-options and simple-options stream functions. */
+/**
+ * A wire API implementation: its full-options and simple-options stream functions, and, for an
+ * API that can finish replies later, the two functions that redeem and cancel them.
+ */
 export interface ApiProvider<TApi extends Api = Api, TOptions extends StreamOptions = StreamOptions> {
 	api: TApi;
 	stream: StreamFunction<TApi, TOptions>;
 	streamSimple: StreamFunction<TApi, SimpleStreamOptions>;
+	/** Redeems a `deferred` handle of this API (see `streamDeferred`). Absent: this API cannot defer. */
+	streamDeferred?: DeferredStreamFunction<TApi>;
+	/** Cancels a `deferred` job of this API (see `cancelDeferred`). */
+	cancelDeferred?: DeferredCancelFunction<TApi>;
 }
 
 interface Registration {
@@ -36,6 +52,11 @@ export function registerApiProvider<TApi extends Api, TOptions extends StreamOpt
 	}
 	if (typeof provider.stream !== "function" || typeof provider.streamSimple !== "function") {
 		throw new TypeError(`registerApiProvider: "${provider.api}" needs both \`stream\` and \`streamSimple\` functions`);
+	}
+	for (const member of ["streamDeferred", "cancelDeferred"] as const) {
+		if (provider[member] !== undefined && typeof provider[member] !== "function") {
+			throw new TypeError(`registerApiProvider: "${provider.api}" has a \`${member}\` that is not a function`);
+		}
 	}
 	registry.set(provider.api, { provider: provider as unknown as ApiProvider<Api, StreamOptions>, sourceId });
 }

@@ -24,6 +24,7 @@ export {
 } from "./api-registry.js";
 export { registerBuiltInApiProviders, registerBuiltinApiProviders, resetApiProviders } from "./providers/register-builtins.js";
 export { complete, completeSimple, stream, streamSimple } from "./stream.js";
+export { cancelDeferred, fetchDeferred, streamDeferred } from "./stream-deferred.js";
 export { calculateCost } from "./cost.js";
 export { ApiCallError, IdleTimeoutError } from "./http/api-call-error.js";
 export {

@@ -158,19 +158,32 @@ export interface Usage {
  */
 export type StopReason = "pending" | "stop" | "length" | "toolUse" | "error" | "aborted" | "deferred";
 
-/** Where to fetch a reply that a provider finishes later (`stopReason: "deferred"`). */
+/** A JSON value: what survives `JSON.stringify` and `JSON.parse` unchanged. */
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+
+/**
+ * Where to fetch a reply that a provider finishes later (`stopReason: "deferred"`): a background
+ * response, a batch of one. It is plain JSON, so it can be written anywhere (a session file, a
+ * database row) and redeemed in another process with `streamDeferred` or `fetchDeferred`.
+ *
+ * @example
+ * const saved = JSON.stringify(message.deferred);
+ * // later, anywhere:
+ * const reply = await fetchDeferred(model, JSON.parse(saved), { maxWaitMs: 60_000 });
+ */
 export interface DeferredHandle {
 	provider: Provider;
 	api: Api;
-	model: string;
-	/** The provider's id for the pending job, e.g. a Responses `resp_…` id. */
+	/** The id of the model that was asked. */
+	modelId: string;
+	/** The provider's id for the pending job: a Responses `resp_…` id, an Anthropic `msgbatch_…` id, a Gemini `batches/…` name. */
 	id: string;
-	/** Epoch milliseconds after which the provider forgets the job. */
+	/** Epoch milliseconds after which the provider forgets the job; redeeming after it is an error. */
 	expiresAt?: number;
-	/** How long to wait before polling, in milliseconds. */
+	/** How long to wait between two status checks, in milliseconds. */
 	pollAfterMs?: number;
-	/** Anything else the provider needs to resume. */
-	data?: Record<string, unknown>;
+	/** Whatever else the provider needs to finish the reply (a row id, a stream cursor). JSON only. */
+	data?: JsonValue;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -395,6 +408,16 @@ export interface Model<TApi extends Api = Api> {
 		cacheRead: number;
 		cacheWrite: number;
 	};
+	/**
+	 * Prices of the provider's batch mode (Anthropic Message Batches, Gemini batch mode), in US
+	 * dollars per million tokens. Absent: half of `cost`, as both providers document.
+	 */
+	batchCost?: {
+		input: number;
+		output: number;
+		cacheRead: number;
+		cacheWrite: number;
+	};
 	contextWindow: number;
 	maxTokens: number;
 	/** Headers sent with every request to this model. */
@@ -484,7 +507,60 @@ export interface StreamOptions {
 	timeoutMs?: number;
 	/** Accepted for compatibility with the reference; every provider here uses SSE. */
 	transport?: Transport;
+	/**
+	 * Send the request as a job that finishes later: a background response (OpenAI Responses), a
+	 * batch of one (Anthropic Message Batches, Gemini batch mode). The stream then emits `start`
+	 * and `done` with reason `deferred`, and the message's `deferred` handle redeems the reply with
+	 * `streamDeferred` or `fetchDeferred`. `window` is the completion window the app accepts
+	 * (`"24h"` is what every batch API offers today; it is recorded, not sent). An API that cannot
+	 * defer ends with an `error` naming it, never with a normal request. Default: not deferred.
+	 */
+	deferred?: boolean | { window?: string };
 }
+
+/**
+ * Options of `streamDeferred` and `fetchDeferred`: the transport options of a request (key,
+ * headers, signal, retries, idle timeout) plus how long to wait for the job.
+ */
+export interface DeferredFetchOptions
+	extends Pick<StreamOptions, "apiKey" | "headers" | "signal" | "maxRetries" | "maxRetryDelayMs" | "idleTimeoutMs" | "onRetry"> {
+	/**
+	 * How long to wait for the job to end, in milliseconds. When it passes first, the reply ends
+	 * `deferred` again with a fresh handle. `0` makes one status check. Default: no limit for
+	 * `streamDeferred` (it waits until the job ends or its handle expires), `0` for `fetchDeferred`.
+	 */
+	maxWaitMs?: number;
+	/** The reference's name for `maxWaitMs`; `maxWaitMs` wins when both are given. */
+	wait?: number;
+	/** Wait between status checks when the handle has no `pollAfterMs`. Default 2 000 ms. */
+	pollIntervalMs?: number;
+	/**
+	 * OpenAI Responses only: `stream` resumes the job's event stream (the default of
+	 * `streamDeferred`), `poll` checks the response object until it ends (the default of
+	 * `fetchDeferred`). Batch APIs always poll.
+	 */
+	resume?: "stream" | "poll";
+}
+
+/** Options of `cancelDeferred`: the transport options of one request. */
+export type DeferredCancelOptions = Pick<StreamOptions, "apiKey" | "headers" | "signal" | "maxRetries" | "maxRetryDelayMs" | "idleTimeoutMs" | "onRetry">;
+
+/**
+ * Redeems a deferred reply: streams it as it arrives (a resumed stream) or all at once when the
+ * job ends (a batch). Returns at once and never throws, like a {@link StreamFunction}.
+ */
+export type DeferredStreamFunction<TApi extends Api = Api> = (
+	model: Model<TApi>,
+	handle: DeferredHandle,
+	options?: DeferredFetchOptions,
+) => AssistantMessageEventStream;
+
+/** Cancels a deferred job. Idempotent: a job that already ended or was cancelled is not an error. */
+export type DeferredCancelFunction<TApi extends Api = Api> = (
+	model: Model<TApi>,
+	handle: DeferredHandle,
+	options?: DeferredCancelOptions,
+) => Promise<void>;
 
 /** Options per provider: the common ones plus whatever that provider reads. */
 export type ProviderStreamOptions = StreamOptions & Record<string, unknown>;

@@ -71,7 +71,10 @@ export class AgentStateStore implements AgentState {
 				break;
 			case "message_end": {
 				const message = event.message;
-				this.messageList.push(message);
+				// A redeemed deferred reply takes its placeholder's place.
+				const at = event.replaces ? this.messageList.lastIndexOf(event.replaces) : -1;
+				if (at >= 0) this.messageList[at] = message;
+				else this.messageList.push(message);
 				if (isAssistant(message)) {
 					this.streamingMessage = undefined;
 					const failed = message.stopReason === "error" || message.stopReason === "aborted";

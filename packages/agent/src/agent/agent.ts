@@ -2,6 +2,7 @@ import { type ImageContent, type Message, type Model, type SimpleStreamOptions, 
 import { runAgentLoop, runAgentLoopContinue } from "../loop/agent-loop.js";
 import { emptyAssistantMessage } from "../loop/assistant-messages.js";
 import { defaultConvertToLlm } from "../loop/default-convert-to-llm.js";
+import { isRedeemable } from "../loop/redeem-deferred.js";
 import { MessageQueue, type QueueMode, type SteeringMode } from "./message-queue.js";
 import { AgentStateStore } from "./agent-state-store.js";
 import { errorText, RunFailure } from "../loop/run-failure.js";
@@ -18,6 +19,7 @@ import type {
 	AgentState,
 	BeforeToolCallContext,
 	BeforeToolCallResult,
+	DeferredStreamFn,
 	ShouldStopAfterTurnContext,
 	StreamFn,
 	ToolExecutionMode,
@@ -51,6 +53,8 @@ export interface AgentOptions {
 	toolExecution?: ToolExecutionMode;
 	/** Most model calls per run. Default: no limit. */
 	maxTurns?: number;
+	/** Redeems a deferred reply on `continue()`. Default `streamDeferred` from `@pi/ai`. */
+	streamDeferred?: DeferredStreamFn;
 	/**
 	 * The session that keeps this agent's conversation (see docs/sessions.md). The agent starts
 	 * from it (messages, model, thinking level, system prompt; `initialState` overrides the
@@ -130,6 +134,8 @@ export class Agent {
 	toolExecution: ToolExecutionMode;
 	/** Most model calls per run. */
 	maxTurns?: number;
+	/** Redeems a deferred reply on `continue()`; `undefined` means `streamDeferred` from `@pi/ai`. */
+	streamDeferred?: DeferredStreamFn;
 
 	constructor(options: AgentOptions = {}) {
 		const session = options.session;
@@ -158,6 +164,7 @@ export class Agent {
 		this.maxRetryDelayMs = options.maxRetryDelayMs;
 		this.toolExecution = options.toolExecution ?? "parallel";
 		this.maxTurns = options.maxTurns;
+		this.streamDeferred = options.streamDeferred;
 	}
 
 	/**
@@ -281,13 +288,18 @@ export class Agent {
 	/**
 	 * Runs again from the transcript as it is (to retry, or answer tool results). When the last
 	 * message is an assistant message, delivers queued steering (else follow-up) messages instead;
-	 * with nothing queued that rejects.
+	 * with nothing queued that rejects. A transcript that ends in a deferred reply (a message with
+	 * a `deferred` handle) is redeemed: the reply streams with the usual `message_*` events, takes
+	 * the placeholder's place in `state.messages`, and the run goes on (tools, more turns). An
+	 * abort during the redemption ends the run `aborted`, keeps the handle and cancels nothing.
 	 */
 	async continue(): Promise<void> {
 		if (this.activeRun) throw new Error("Agent is already processing. Wait for completion before continuing.");
 		const messages = this.store.messages;
 		const last = messages[messages.length - 1];
 		if (!last) throw new Error("No messages to continue from");
+		// A deferred reply (perhaps from another process, through the session) is redeemed first.
+		if (isRedeemable(last)) return this.start([], true);
 		// A transcript that a crash cut off while tools ran: give each call its result, then go on.
 		const interrupted = interruptedToolResults(messages);
 		if (interrupted.length > 0) return this.start(interrupted, false);
@@ -348,6 +360,7 @@ export class Agent {
 			shouldStopAfterTurn: this.shouldStopAfterTurn,
 			toolExecution: this.toolExecution,
 			maxTurns: this.maxTurns,
+			streamDeferred: this.streamDeferred,
 			// A detached run (after reset) must not take messages meant for the next one.
 			getSteeringMessages: () => {
 				if (active !== this.activeRun) return [];

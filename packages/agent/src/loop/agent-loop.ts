@@ -1,6 +1,7 @@
 import { EventStream, streamSimple } from "@pi/ai";
 import { LoopRun } from "./loop-run-state.js";
 import type { AgentEventSink } from "./run-emitter.js";
+import { isRedeemable } from "./redeem-deferred.js";
 import { runLoop } from "./run-turns.js";
 import type { AgentContext, AgentEvent, AgentLoopConfig, AgentMessage, StreamFn } from "../types.js";
 
@@ -42,7 +43,10 @@ export function agentLoop(
 /**
  * Runs the loop again on the context as it is, without a new message: to retry after an error,
  * or to answer tool results. The last message must not be an assistant message (throws at once);
- * it must convert to a `user` or `toolResult` message.
+ * it must convert to a `user` or `toolResult` message. The exception is a deferred reply (an
+ * assistant message with a `deferred` handle): the run then redeems it with
+ * `config.streamDeferred`, the final message takes the placeholder's place, and the run goes
+ * on as usual (tools, more turns).
  */
 export function agentLoopContinue(
 	context: AgentContext,
@@ -98,5 +102,6 @@ function createAgentEventStream(): EventStream<AgentEvent, AgentMessage[]> {
 function assertContinuable(context: AgentContext): void {
 	const last = context.messages[context.messages.length - 1];
 	if (!last) throw new Error("Cannot continue: no messages in context");
-	if (last.role === "assistant") throw new Error("Cannot continue from message role: assistant");
+	// A deferred reply is continued by redeeming it.
+	if (last.role === "assistant" && !isRedeemable(last)) throw new Error("Cannot continue from message role: assistant");
 }

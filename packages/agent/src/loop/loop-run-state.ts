@@ -63,6 +63,7 @@ export class LoopRun {
 			afterToolCall: _afterToolCall,
 			maxTurns: _maxTurns,
 			onReplyStart: _onReplyStart,
+			streamDeferred: _streamDeferred,
 			signal: _signal,
 			...streamOptions
 		} = config;
@@ -76,6 +77,17 @@ export class LoopRun {
 	/** Appends a message to the run's transcript and to its new messages. */
 	append(message: AgentMessage): void {
 		this.context.messages.push(message);
+		this.newMessages.push(message);
+	}
+
+	/**
+	 * Puts `message` where `placeholder` is in the run's transcript (the last occurrence), and
+	 * adds it to the new messages: a redeemed deferred reply. Appends when the placeholder is gone.
+	 */
+	replace(placeholder: AgentMessage, message: AgentMessage): void {
+		const index = this.context.messages.lastIndexOf(placeholder);
+		if (index < 0) this.context.messages.push(message);
+		else this.context.messages[index] = message;
 		this.newMessages.push(message);
 	}
 

@@ -5,6 +5,7 @@ import type { LoopRun } from "./loop-run-state.js";
 import { guard, RunFailure } from "./run-failure.js";
 import { type ReplyOutcome, streamReply } from "./stream-reply.js";
 import type { AgentMessage } from "../types.js";
+import { deferredPlaceholder } from "./redeem-deferred.js";
 
 /**
  * Runs turns until the agent is done, then emits `agent_end`; resolves with the messages the run
@@ -25,9 +26,12 @@ export async function runLoop(run: LoopRun, prompts: readonly AgentMessage[]): P
 	try {
 		// Held in `run.pending` from the start: a failure before delivery still delivers them.
 		run.pending = [...prompts];
+		// A continued transcript that ends in a deferred reply: the first turn redeems it.
+		let placeholder = prompts.length === 0 ? deferredPlaceholder(run.context.messages) : undefined;
 		await run.events.emit({ type: "agent_start" });
-		// Steering queued before the run started goes with the first model call.
-		if (!run.aborted) run.pending.push(...(await poll("getSteeringMessages", config.getSteeringMessages)));
+		// Steering queued before the run started goes with the first model call; a redemption
+		// calls no model, so it stays queued until the turn after it.
+		if (!run.aborted && !placeholder) run.pending.push(...(await poll("getSteeringMessages", config.getSteeringMessages)));
 
 		while (true) {
 			run.turns++;
@@ -36,7 +40,8 @@ export async function runLoop(run: LoopRun, prompts: readonly AgentMessage[]): P
 			await run.events.emit({ type: "turn_start" });
 			await run.deliverPending();
 
-			let outcome: ReplyOutcome = await streamReply(run);
+			let outcome: ReplyOutcome = await streamReply(run, placeholder);
+			placeholder = undefined;
 			while (outcome.kind === "interrupted-before-call") {
 				// Interrupted before anything was sent: deliver the steering and ask again, same turn.
 				run.pending = [...(await poll("getSteeringMessages", config.getSteeringMessages))];

@@ -1,4 +1,5 @@
-import type { AssistantMessage, AssistantMessageEvent, AssistantMessageEventSource, Context, Message } from "@pi/ai";
+import { type AssistantMessage, type AssistantMessageEvent, type AssistantMessageEventSource, type Context, type Message, streamDeferred } from "@pi/ai";
+import { modelForHandle } from "./redeem-deferred.js";
 import { ABORTED_TEXT, emptyAssistantMessage, endPartialReply, INTERRUPTED_TEXT } from "./assistant-messages.js";
 import type { LoopRun, ReplyInFlight } from "./loop-run-state.js";
 import { guard, RunFailure } from "./run-failure.js";
@@ -21,8 +22,14 @@ export type ReplyOutcome =
  * - `config.onReplyStart` gets an `interrupt` that does the same for this reply only.
  * - A throw from a callback or from an event listener propagates as a `RunFailure`; the reply
  *   in flight is left in `run.reply` for the failure handler to end.
+ * - With `placeholder` (a deferred reply the transcript ends with), the reply is not asked of
+ *   the model but redeemed: `config.streamDeferred` (default `streamDeferred` of `@pi/ai`)
+ *   streams it from the placeholder's handle, with the usual events, and the final message
+ *   takes the placeholder's place (`message_end` says so with `replaces`). An aborted
+ *   redemption keeps the handle on its message, so that it can be redeemed again; nothing is
+ *   cancelled.
  */
-export async function streamReply(run: LoopRun): Promise<ReplyOutcome> {
+export async function streamReply(run: LoopRun, placeholder?: AssistantMessage): Promise<ReplyOutcome> {
 	const { config } = run;
 	const controller = new AbortController();
 	let interrupted = false;
@@ -40,20 +47,32 @@ export async function streamReply(run: LoopRun): Promise<ReplyOutcome> {
 	try {
 		dispose = await guard("onReplyStart", () => config.onReplyStart?.(interrupt));
 		// Stop waiting at once on abort or interrupt, even for callbacks that ignore the signal.
-		const prepared = await untilAborted(prepare(run, controller.signal), controller.signal);
+		// A redemption sends no context: only its key is needed.
+		const prepared = await untilAborted(placeholder ? prepareKey(run) : prepare(run, controller.signal), controller.signal);
 		if (interrupted && !run.aborted) return { kind: "interrupted-before-call" };
 		if (prepared.aborted || controller.signal.aborted) {
 			// Aborted while preparing: no model call; the abort still shows as the turn's reply.
-			return finish(run, reply, emptyAssistantMessage(config.model, "aborted", ABORTED_TEXT), false);
+			return finish(run, reply, emptyAssistantMessage(config.model, "aborted", ABORTED_TEXT), false, placeholder);
 		}
 		const { llmMessages, apiKey } = prepared.value;
 		const context: Context = { systemPrompt: run.context.systemPrompt, messages: llmMessages };
 		if (run.context.tools) context.tools = run.context.tools;
 		let returned: ReturnType<typeof run.streamFn>;
 		try {
-			returned = run.streamFn(config.model, context, { ...run.streamOptions, apiKey, signal: controller.signal });
+			if (placeholder?.deferred) {
+				const redeem = config.streamDeferred ?? streamDeferred;
+				const handle = placeholder.deferred;
+				returned = redeem(modelForHandle(config.model, handle), handle, {
+					apiKey,
+					signal: controller.signal,
+					maxRetryDelayMs: run.streamOptions.maxRetryDelayMs,
+					headers: run.streamOptions.headers,
+				});
+			} else {
+				returned = run.streamFn(config.model, context, { ...run.streamOptions, apiKey, signal: controller.signal });
+			}
 		} catch (error) {
-			throw new RunFailure("streamFn", error);
+			throw new RunFailure(placeholder ? "streamDeferred" : "streamFn", error);
 		}
 		let stream: unknown = returned;
 		if (isThenable(returned)) {
@@ -62,15 +81,15 @@ export async function streamReply(run: LoopRun): Promise<ReplyOutcome> {
 			const started = await untilAborted(guard("streamFn", () => Promise.resolve(returned)), controller.signal);
 			if (started.aborted) {
 				if (interrupted && !run.aborted) return { kind: "interrupted-before-call" };
-				return finish(run, reply, emptyAssistantMessage(config.model, "aborted", ABORTED_TEXT), false);
+				return finish(run, reply, emptyAssistantMessage(config.model, "aborted", ABORTED_TEXT), false, placeholder);
 			}
 			stream = started.value;
 		}
-		if (!isEventStream(stream)) throw new RunFailure("streamFn", new TypeError("it did not return an event stream"));
+		if (!isEventStream(stream)) throw new RunFailure(placeholder ? "streamDeferred" : "streamFn", new TypeError("it did not return an event stream"));
 		const message = await consume(run, reply, stream);
 		const wasInterrupted = interrupted && !run.aborted && message.stopReason === "aborted";
 		if (wasInterrupted) message.errorMessage = INTERRUPTED_TEXT;
-		return finish(run, reply, message, wasInterrupted);
+		return finish(run, reply, message, wasInterrupted, placeholder);
 	} finally {
 		run.signal?.removeEventListener("abort", forwardAbort);
 		if (typeof dispose === "function") {
@@ -97,17 +116,37 @@ async function prepare(run: LoopRun, signal: AbortSignal): Promise<{ llmMessages
 	return { llmMessages, apiKey };
 }
 
-/** Appends the final message and emits its `message_start` (if not yet) and `message_end`. */
-async function finish(run: LoopRun, reply: ReplyInFlight, message: AssistantMessage, interrupted: boolean): Promise<ReplyOutcome> {
+/** The key of a redemption: `getApiKey`, else the configured key. */
+async function prepareKey(run: LoopRun): Promise<{ llmMessages: Message[]; apiKey: string | undefined }> {
+	const { config } = run;
+	const getApiKey = config.getApiKey;
+	const apiKey = (getApiKey ? await guard("getApiKey", () => getApiKey(config.model.provider)) : undefined) ?? config.apiKey;
+	return { llmMessages: [], apiKey };
+}
+
+/**
+ * Appends the final message (or, redeeming, puts it in the placeholder's place) and emits its
+ * `message_start` (if not yet) and `message_end`.
+ */
+async function finish(
+	run: LoopRun,
+	reply: ReplyInFlight,
+	message: AssistantMessage,
+	interrupted: boolean,
+	placeholder?: AssistantMessage,
+): Promise<ReplyOutcome> {
+	// An aborted redemption keeps the handle: the job runs on, and a later continue() redeems it.
+	if (placeholder?.deferred && message.stopReason === "aborted" && !message.deferred) message.deferred = placeholder.deferred;
 	run.turnMessage = message;
 	if (!reply.started) {
 		reply.started = true;
 		reply.partial = message;
 		await run.events.emit({ type: "message_start", message });
 	}
-	run.append(message);
+	if (placeholder) run.replace(placeholder, message);
+	else run.append(message);
 	run.reply = undefined;
-	await run.events.emit({ type: "message_end", message });
+	await run.events.emit(placeholder ? { type: "message_end", message, replaces: placeholder } : { type: "message_end", message });
 	return { kind: "reply", message, interrupted };
 }
 

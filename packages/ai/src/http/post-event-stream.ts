@@ -1,9 +1,9 @@
 import { createParser, type EventSourceMessage } from "eventsource-parser";
 import type { RetryInfo, StreamOptions } from "../types.js";
 import { redactSecrets } from "../utils/redact.js";
-import { ApiCallError, IdleTimeoutError, isRetryableStatus } from "./api-call-error.js";
+import { ApiCallError, IdleTimeoutError } from "./api-call-error.js";
 import { extractErrorMessage } from "./error-body.js";
-import { backoffDelay, delay, parseRetryAfter } from "./retry-delay.js";
+import { httpError, readText, toApiCallError, waitBeforeRetry, withRetryCount } from "./http-failure.js";
 
 /** Defaults shared by every provider; documented in docs/http.md. */
 export const DEFAULT_MAX_RETRIES = 2;
@@ -13,8 +13,10 @@ export const DEFAULT_IDLE_TIMEOUT_MS = 300_000;
 export interface EventStreamRequest {
 	url: string;
 	headers: Record<string, string>;
-	/** Serialized as JSON. */
-	body: unknown;
+	/** Default `POST`. A `GET` (resuming a stream) sends no body. */
+	method?: "GET" | "POST";
+	/** Serialized as JSON; ignored for a `GET`. */
+	body?: unknown;
 	signal?: AbortSignal;
 	/** Retries before the first event. Default {@link DEFAULT_MAX_RETRIES}. */
 	maxRetries?: number;
@@ -72,7 +74,7 @@ export async function* postEventStreamBatches(request: EventStreamRequest): Asyn
 	const maxRetries = Math.max(0, request.maxRetries ?? DEFAULT_MAX_RETRIES);
 	const maxRetryDelayMs = request.maxRetryDelayMs ?? DEFAULT_MAX_RETRY_DELAY_MS;
 	const secrets = request.secrets ?? [];
-	const body = JSON.stringify(request.body);
+	const body = request.method === "GET" ? undefined : JSON.stringify(request.body);
 	for (let attempt = 0; ; attempt++) {
 		// An abort that came before the request (say, while `onPayload` ran) must keep it unsent.
 		if (request.signal?.aborted) throw request.signal.reason;
@@ -86,30 +88,14 @@ export async function* postEventStreamBatches(request: EventStreamRequest): Asyn
 		} catch (error) {
 			if (request.signal?.aborted) throw request.signal.reason ?? error;
 			const failure = toApiCallError(error, request.url, secrets);
-			if (yielded || !failure.isRetryable || attempt >= maxRetries) {
-				throw attempt > 0 ? withRetryCount(failure, attempt, secrets) : failure;
-			}
-			const asked = failure.retryAfterMs;
-			if (asked !== undefined && maxRetryDelayMs > 0 && asked > maxRetryDelayMs) {
-				throw new ApiCallError(
-					`${failure.message} The server asked to retry after ${formatDuration(asked)}, longer than maxRetryDelayMs (${formatDuration(maxRetryDelayMs)}); not retrying.`,
-					{ url: failure.url, status: failure.status, retryAfterMs: asked, providerMessage: failure.providerMessage, cause: failure },
-				);
-			}
-			const waitMs = asked ?? backoffDelay(attempt + 1);
-			try {
-				request.onRetry?.({ attempt: attempt + 1, delayMs: waitMs, status: failure.status, reason: failure.message });
-			} catch (error) {
-				const reason = error instanceof Error ? error.message : String(error);
-				throw new Error(redactSecrets(`The onRetry callback failed: ${reason}`, secrets), { cause: error });
-			}
-			await delay(waitMs, request.signal);
+			if (yielded) throw attempt > 0 ? withRetryCount(failure, attempt, secrets) : failure;
+			await waitBeforeRetry(failure, attempt, { ...request, maxRetries, maxRetryDelayMs, secrets });
 		}
 	}
 }
 
 /** One HTTP attempt: fetch, check the answer, then parse the body as it streams. */
-async function* attempt_(request: EventStreamRequest, body: string): AsyncGenerator<ServerSentEvent[], void, void> {
+async function* attempt_(request: EventStreamRequest, body: string | undefined): AsyncGenerator<ServerSentEvent[], void, void> {
 	const idleTimeoutMs = request.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
 	const controller = new AbortController();
 	const userSignal = request.signal;
@@ -128,8 +114,8 @@ async function* attempt_(request: EventStreamRequest, body: string): AsyncGenera
 		let response: Response;
 		try {
 			response = await fetch(request.url, {
-				method: "POST",
-				headers: { "content-type": "application/json", accept: "text/event-stream", ...request.headers },
+				method: request.method ?? "POST",
+				headers: { ...(body === undefined ? {} : { "content-type": "application/json" }), accept: "text/event-stream", ...request.headers },
 				body,
 				signal: controller.signal,
 			});
@@ -215,63 +201,3 @@ function eventlessBodyError(response: Response, body: string, url: string, secre
 	return new ApiCallError(message, { url, status: response.status, providerMessage: redactSecrets(providerMessage, secrets) });
 }
 
-async function readText(response: Response, onBytes: () => void): Promise<string> {
-	if (!response.body) return "";
-	const reader = response.body.getReader();
-	const decoder = new TextDecoder();
-	let text = "";
-	for (;;) {
-		const chunk = await reader.read();
-		if (chunk.done) return text + decoder.decode();
-		onBytes();
-		text += decoder.decode(chunk.value, { stream: true });
-		if (text.length > 1_000_000) {
-			reader.cancel().catch(() => {});
-			return text;
-		}
-	}
-}
-
-function httpError(response: Response, text: string, url: string, secrets: readonly (string | undefined)[]): ApiCallError {
-	const providerMessage = extractErrorMessage(text);
-	const status = response.status;
-	const label = response.ok
-		? `HTTP ${status}: expected an event stream, got ${response.headers.get("content-type") || "no content type"}`
-		: `HTTP ${status}${response.statusText && response.statusText !== "unknown" ? ` ${response.statusText}` : ""}`;
-	const message = redactSecrets(providerMessage ? `${label}: ${providerMessage}` : label, secrets);
-	return new ApiCallError(message, {
-		url,
-		status,
-		isRetryable: !response.ok && isRetryableStatus(status),
-		retryAfterMs: parseRetryAfter(response.headers),
-		providerMessage: providerMessage === undefined ? undefined : redactSecrets(providerMessage, secrets),
-	});
-}
-
-function toApiCallError(error: unknown, url: string, secrets: readonly (string | undefined)[]): ApiCallError {
-	if (error instanceof ApiCallError) return error;
-	if (error instanceof IdleTimeoutError) return new ApiCallError(error.message, { url, isRetryable: true, cause: error });
-	const cause = error instanceof Error ? (error as Error & { cause?: unknown }).cause : undefined;
-	const detail = cause instanceof Error ? ` (${cause.message})` : "";
-	const base = error instanceof Error ? error.message : String(error);
-	return new ApiCallError(redactSecrets(`Network error: ${base}${detail}`, secrets), {
-		url,
-		isRetryable: true,
-		cause: error,
-	});
-}
-
-function withRetryCount(error: ApiCallError, retries: number, secrets: readonly (string | undefined)[]): ApiCallError {
-	return new ApiCallError(redactSecrets(`${error.message} (after ${retries} ${retries === 1 ? "retry" : "retries"})`, secrets), {
-		url: error.url,
-		status: error.status,
-		isRetryable: error.isRetryable,
-		retryAfterMs: error.retryAfterMs,
-		providerMessage: error.providerMessage,
-		cause: error,
-	});
-}
-
-function formatDuration(ms: number): string {
-	return ms >= 1000 ? `${Math.round(ms / 100) / 10} s` : `${ms} ms`;
-}

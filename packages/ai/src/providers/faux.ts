@@ -2,6 +2,7 @@ import { registerApiProvider, unregisterApiProviders } from "../api-registry.js"
 import type { AssistantMessageBuilder } from "../assistant-message-builder.js";
 import { emptyUsage } from "../event-stream.js";
 import { createProviderStream } from "../provider-stream.js";
+import { cannotDeferError } from "../deferred/handle.js";
 import { delay } from "../http/retry-delay.js";
 import { seededRandom } from "../utils/seeded-random.js";
 import type {
@@ -136,6 +137,8 @@ export function registerFauxProvider(options: RegisterFauxProviderOptions = {}):
 
 	const stream: StreamFunction<string, StreamOptions> = (model, context, streamOptions) =>
 		createProviderStream(model, streamOptions, async (builder) => {
+			// Faux replies are scripted; a deferred one is scripted as such (a reply with `deferred`).
+			if (streamOptions?.deferred) throw cannotDeferError(model.api);
 			state.callCount++;
 			const step = queue.shift();
 			if (!step) throw new Error(`Faux provider "${provider}": no response queued for call ${state.callCount}.`);

@@ -9,6 +9,7 @@
 import { getEnvApiKey, getEnvApiKeyNames } from "../env-api-keys.js";
 import { postEventStreamBatches, transportOptions } from "../http/post-event-stream.js";
 import { createProviderStream } from "../provider-stream.js";
+import { cannotDeferError } from "../deferred/handle.js";
 import type { Context, Model, SimpleStreamOptions, StreamFunction } from "../types.js";
 import { buildRequest } from "./openai-completions/build-request.js";
 import { CompletionsStreamState } from "./openai-completions/completions-stream-state.js";
@@ -46,6 +47,8 @@ export const streamOpenAICompletions: StreamFunction<"openai-completions", OpenA
 	options?: OpenAICompletionsOptions,
 ) =>
 	createProviderStream(model, options, async (builder) => {
+		// Chat Completions has no background or batch mode here: never send a normal request instead.
+		if (options?.deferred) throw cannotDeferError(model.api);
 		const compat = detectCompat(model);
 		const apiKey = options?.apiKey ?? getEnvApiKey(model.provider);
 		if (!apiKey) assertKeyOptional(model);

@@ -15,6 +15,7 @@ import { ResponsesStreamState } from "./openai-responses/responses-stream-state.
 import { reasoningLevel } from "./simple-options.js";
 
 export type { OpenAIResponsesOptions } from "./openai-responses/options.js";
+export { cancelDeferredOpenAIResponses, streamDeferredOpenAIResponses } from "./openai-responses/deferred.js";
 export type {
 	ResponsesReasoningEffort,
 	ResponsesReasoningSummary,
@@ -55,14 +56,17 @@ export const streamOpenAIResponses: StreamFunction<"openai-responses", OpenAIRes
 		const secrets = [apiKey];
 		const request = buildRequest(model, context, options, apiKey);
 		const body = (await options?.onPayload?.(request.body, model)) ?? request.body;
-		const background = options?.background === true || (isRecord(body) && body.background === true);
+		const deferring = options?.deferred !== undefined && options.deferred !== false;
+		const background = deferring || options?.background === true || (isRecord(body) && body.background === true);
 		const state = new ResponsesStreamState(builder, model, { background });
 		try {
 			const batches = postEventStreamBatches({ url: request.url, headers: request.headers, body, ...transportOptions(options), secrets });
 			for await (const batch of batches) {
 				for (const event of batch) {
 					state.handleData(event.data);
-					// Stop reading once the message is final (an `error` event, or an abort).
+					// `deferred`: the job runs on without us once its id is known; leaving closes the connection.
+					if (deferring && state.canDefer) state.deferNow();
+					// Stop reading once the message is final (an `error` event, an abort, a deferral).
 					if (builder.isFinished) return;
 				}
 			}

@@ -2,9 +2,21 @@ import { type ApiProvider, clearApiProviders, getApiProvider, registerApiProvide
 import { AssistantMessageBuilder } from "../assistant-message-builder.js";
 import { AssistantMessageEventStream } from "../event-stream.js";
 import { adoptStream } from "../provider-stream.js";
-import type { Api, Context, Model, SimpleStreamOptions, StreamFunction, StreamOptions } from "../types.js";
+import type {
+	Api,
+	Context,
+	DeferredCancelFunction,
+	DeferredCancelOptions,
+	DeferredFetchOptions,
+	DeferredHandle,
+	DeferredStreamFunction,
+	Model,
+	SimpleStreamOptions,
+	StreamFunction,
+	StreamOptions,
+} from "../types.js";
 
-type StreamFunctions = Pick<ApiProvider, "stream" | "streamSimple">;
+type StreamFunctions = Pick<ApiProvider, "stream" | "streamSimple" | "streamDeferred" | "cancelDeferred">;
 type Loader = () => Promise<StreamFunctions>;
 
 /**
@@ -14,8 +26,9 @@ type Loader = () => Promise<StreamFunctions>;
 function functions<TApi extends Api, TOptions extends StreamOptions>(
 	stream: StreamFunction<TApi, TOptions>,
 	streamSimple: StreamFunction<TApi, SimpleStreamOptions>,
+	deferred?: { streamDeferred: DeferredStreamFunction<TApi>; cancelDeferred: DeferredCancelFunction<TApi> },
 ): StreamFunctions {
-	return { stream, streamSimple } as unknown as StreamFunctions;
+	return { stream, streamSimple, ...deferred } as unknown as StreamFunctions;
 }
 
 /**
@@ -25,10 +38,25 @@ function functions<TApi extends Api, TOptions extends StreamOptions>(
  */
 const builtins: Record<string, Loader> = {
 	"openai-completions": () => import("./openai-completions.js").then((m) => functions(m.streamOpenAICompletions, m.streamSimpleOpenAICompletions)),
-	"openai-responses": () => import("./openai-responses.js").then((m) => functions(m.streamOpenAIResponses, m.streamSimpleOpenAIResponses)),
-	"anthropic-messages": () => import("./anthropic-messages.js").then((m) => functions(m.streamAnthropic, m.streamSimpleAnthropic)),
-	"google-generative-ai": () => import("./google-generative-ai.js").then((m) => functions(m.streamGoogle, m.streamSimpleGoogle)),
+	"openai-responses": () =>
+		import("./openai-responses.js").then((m) =>
+			functions(m.streamOpenAIResponses, m.streamSimpleOpenAIResponses, {
+				streamDeferred: m.streamDeferredOpenAIResponses,
+				cancelDeferred: m.cancelDeferredOpenAIResponses,
+			}),
+		),
+	"anthropic-messages": () =>
+		import("./anthropic-messages.js").then((m) =>
+			functions(m.streamAnthropic, m.streamSimpleAnthropic, { streamDeferred: m.streamDeferredAnthropic, cancelDeferred: m.cancelDeferredAnthropic }),
+		),
+	"google-generative-ai": () =>
+		import("./google-generative-ai.js").then((m) =>
+			functions(m.streamGoogle, m.streamSimpleGoogle, { streamDeferred: m.streamDeferredGoogle, cancelDeferred: m.cancelDeferredGoogle }),
+		),
 };
+
+/** The built-in APIs that can finish replies later. */
+const DEFERRING_APIS = new Set(["openai-responses", "anthropic-messages", "google-generative-ai"]);
 
 export const BUILTIN_SOURCE_ID = "@pi/ai/builtins";
 let registered = false;
@@ -105,5 +133,30 @@ function lazyProvider(api: Api, load: Loader): ApiProvider {
 			);
 			return outer;
 		};
-	return { api, stream: forward("stream"), streamSimple: forward("streamSimple") };
+	const provider: ApiProvider = { api, stream: forward("stream"), streamSimple: forward("streamSimple") };
+	if (!DEFERRING_APIS.has(api)) return provider;
+	const load_ = async (): Promise<StreamFunctions> => (loaded ??= await load());
+	provider.streamDeferred = (model: Model<Api>, handle: DeferredHandle, options?: DeferredFetchOptions): AssistantMessageEventStream => {
+		if (loaded?.streamDeferred) return loaded.streamDeferred(model, handle, options);
+		const outer = new AssistantMessageEventStream();
+		load_().then(
+			async (functions) => {
+				const redeem = functions.streamDeferred;
+				if (!redeem) throw new Error(`The "${api}" API cannot redeem deferred replies.`);
+				const inner = adoptStream(outer, () => redeem(model, handle, options));
+				if (inner === outer) return;
+				for await (const event of inner) outer.push(event);
+				outer.end(await inner.result());
+			},
+		).catch((error: unknown) => {
+			new AssistantMessageBuilder(model, [options?.apiKey], outer).fail(error, options?.signal);
+		});
+		return outer;
+	};
+	provider.cancelDeferred = async (model: Model<Api>, handle: DeferredHandle, options?: DeferredCancelOptions): Promise<void> => {
+		const functions = await load_();
+		if (!functions.cancelDeferred) throw new Error(`The "${api}" API cannot cancel deferred replies.`);
+		await functions.cancelDeferred(model, handle, options);
+	};
+	return provider;
 }

@@ -4,6 +4,8 @@
  * - {@link startReplayServer}: a real local HTTP server that replays scripted responses (recorded
  *   SSE bodies cut into awkward chunks, HTTP errors, resets, stalls, truncations) and records
  *   every request.
+ *   Routes (`server.route`) script a whole endpoint family, e.g. a batch job from submission to
+ *   results; {@link splitSseEvents} and {@link sseEventsResponse} cut recorded streams at events.
  * - {@link assertEventProtocol}: checks a recorded event sequence against every rule of the event
  *   protocol; {@link collectEvents} / {@link recordEvents} gather a stream's events.
  *
@@ -38,6 +40,8 @@ export {
 	type ScriptedResponse,
 	startReplayServer,
 } from "./replay-server.js";
+export { type ReplayRoute, type RouteHandle, type RouteRequest, type RouteResponder } from "./replay-routes.js";
+export { joinSseEvents, type SseEventBytes, splitSseEvents, sseEventsResponse } from "./sse-events.js";
 export { htmlError, jsonResponse, type ResponseExtras, sseResponse, textResponse } from "./scripted-responses.js";
 export { type ChunkingOptions, splitIntoChunks } from "./split-into-chunks.js";
 export { type CassetteFault, type CassetteOptions, type CassetteState, type CassetteTimingOptions, type FaultFields } from "./cassette-player.js";

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import type { CassetteOptions, CassetteState } from "./cassette-player.js";
 import { headersDelay, type RecordedTiming, recordedPieces } from "./recorded-timing.js";
+import { type ReplayRoute, type RouteHandle, type RouteResponder, RouteTable } from "./replay-routes.js";
 import { type ChunkingOptions, splitIntoChunks } from "./split-into-chunks.js";
 
 /** How a response body is cut and paced on the wire. */
@@ -76,6 +77,8 @@ export interface ReplayServerOptions {
 	 * explaining the closest recording. Enqueued responses still go first. See docs/testing.md.
 	 */
 	cassette?: string | CassetteOptions;
+	/** Routes to add right away, as if passed to `route` (see docs/testing.md). */
+	routes?: readonly ReplayRoute[];
 }
 
 /** A local HTTP server that answers requests with scripted responses, in order. */
@@ -96,7 +99,19 @@ export interface ReplayServer {
 	 * for an invalid response (two faults, a byte count beyond the body, a bad status).
 	 */
 	enqueue(...responses: ScriptedResponse[]): void;
-	/** Drops the queued responses and the recorded requests, e.g. between tests. */
+	/**
+	 * Answers every request matching `method` and `path` with `respond`, before the queue is
+	 * consulted: an endpoint family (submit, poll, stream, cancel) scripted as routes, with
+	 * answers that change from call to call. The first matching route answers; a request no route
+	 * matches takes the next queued response.
+	 *
+	 * @example
+	 * ```ts
+	 * server.route("GET", "/v1/messages/batches/{id}", [jsonResponse(200, running), jsonResponse(200, ended)]);
+	 * ```
+	 */
+	route(method: string, path: string | RegExp, respond: RouteResponder): RouteHandle;
+	/** Drops the queued responses, the routes and the recorded requests, e.g. between tests. */
 	reset(): void;
 	/**
 	 * Stops the server: destroys every open connection (stalled ones included), cancels pending
@@ -131,6 +146,7 @@ export async function startReplayServer(options: ReplayServerOptions = {}): Prom
 	const requests: RecordedRequest[] = [];
 	const sockets = new Set<Socket>();
 	const closing = new AbortController();
+	const routes = new RouteTable();
 	let closed: Promise<void> | undefined;
 
 	const enqueue = (...responses: ScriptedResponse[]): void => {
@@ -139,6 +155,7 @@ export async function startReplayServer(options: ReplayServerOptions = {}): Prom
 	};
 	if (options.responses) enqueue(...options.responses);
 	const player = options.cassette === undefined ? undefined : await loadCassette(options.cassette);
+	for (const route of options.routes ?? []) routes.add(route);
 
 	const server = createServer((req, res) => {
 		// A client that goes away mid-response makes writes fail; that is the client's business.
@@ -150,14 +167,28 @@ export async function startReplayServer(options: ReplayServerOptions = {}): Prom
 			const index = requests.length;
 			const record = recordRequest(req, Buffer.concat(parts));
 			requests.push(record);
+			const send = (response: ScriptedResponse) => {
+				const chunking: ReplayChunking = { ...defaults, ...response.chunking };
+				if (response.chunking?.seed === undefined) chunking.seed = (defaults.seed ?? 1) + index;
+				respond(req, res, response, chunking, closing.signal).catch(() => req.socket.destroy());
+			};
+			const routed = routes.answer(record);
+			if (routed) {
+				routed.then(
+					(response) => {
+						validate(response);
+						send(response);
+					},
+					(error: unknown) => routeFailed(res, record, error),
+				);
+				return;
+			}
 			const response = queue.shift() ?? player?.answer(record, index);
 			if (!response) {
 				unscripted(res, record, index);
 				return;
 			}
-			const chunking: ReplayChunking = { ...defaults, ...response.chunking };
-			if (response.chunking?.seed === undefined) chunking.seed = (defaults.seed ?? 1) + index;
-			respond(req, res, response, chunking, closing.signal).catch(() => req.socket.destroy());
+			send(response);
 		});
 	});
 	server.on("connection", (socket: Socket) => {
@@ -187,9 +218,13 @@ export async function startReplayServer(options: ReplayServerOptions = {}): Prom
 		},
 		cassette: player,
 		enqueue,
+		route(method: string, path: string | RegExp, respond: RouteResponder) {
+			return routes.add({ method, path, respond });
+		},
 		reset() {
 			queue.length = 0;
 			requests.length = 0;
+			routes.clear();
 		},
 		close() {
 			closed ??= new Promise<void>((resolve) => {
@@ -250,6 +285,18 @@ export async function respond(req: IncomingMessage, res: ServerResponse, respons
 function unscripted(res: ServerResponse, record: RecordedRequest, index: number): void {
 	const message = `replay server: no response was scripted for request #${index} (${record.method} ${record.path}); enqueue one response per expected request`;
 	const body = JSON.stringify({ error: { type: "replay_server_unscripted", message } });
+	res.writeHead(500, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
+	res.end(body);
+}
+
+/** A route's responder threw or gave an invalid response: answer 500 saying so, never hang. */
+function routeFailed(res: ServerResponse, record: RecordedRequest, error: unknown): void {
+	const message = `replay server: the route for ${record.method} ${record.path} failed: ${error instanceof Error ? error.message : String(error)}`;
+	const body = JSON.stringify({ error: { type: "replay_server_route_failed", message } });
+	if (res.headersSent) {
+		res.destroy();
+		return;
+	}
 	res.writeHead(500, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
 	res.end(body);
 }

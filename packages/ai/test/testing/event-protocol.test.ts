@@ -70,7 +70,7 @@ describe("assertEventProtocol accepts valid sequences", () => {
 	});
 
 	it("accepts a deferred reply that carries its handle", () => {
-		const final = makeMessage([], "deferred", { deferred: { provider: "openai", api: "openai-responses", model: "m", id: "resp_1" } });
+		const final = makeMessage([], "deferred", { deferred: { provider: "openai", api: "openai-responses", modelId: "m", id: "resp_1" } });
 		expect(assertEventProtocol([{ type: "start", partial: final }, { type: "done", reason: "deferred", message: final }]).message.deferred?.id).toBe("resp_1");
 	});
 

@@ -142,12 +142,23 @@ export function defaultMaxTokens(model: Model<Api>): number {
 	return model.maxTokens > 0 ? Math.min(model.maxTokens, DEFAULT_MAX_TOKENS_CAP) : FALLBACK_MAX_TOKENS;
 }
 
+/** `{baseUrl}/v1/messages/batches`, the Message Batches endpoint, or one batch's URL under it. */
+export function batchesUrl(model: Model<Api>, batchId?: string): string {
+	const base = `${messagesUrl(model.baseUrl)}/batches`;
+	return batchId === undefined ? base : `${base}/${encodeURIComponent(batchId)}`;
+}
+
+/** The headers of a call that sends no message (a batch status check or cancel): version, auth, extras. */
+export function authHeaders(model: Model<Api>, options: Pick<AnthropicOptions, "apiKey" | "headers">): Record<string, string> {
+	return buildHeaders(model, options, []);
+}
+
 function messagesUrl(baseUrl: string): string {
 	const base = (baseUrl || "https://api.anthropic.com").replace(/\/+$/, "");
 	return base.endsWith("/v1") ? `${base}/messages` : `${base}/v1/messages`;
 }
 
-function buildHeaders(model: Model<Api>, options: AnthropicOptions, betas: string[]): Record<string, string> {
+function buildHeaders(model: Model<Api>, options: Pick<AnthropicOptions, "apiKey" | "headers">, betas: string[]): Record<string, string> {
 	const headers: Record<string, string> = { "anthropic-version": ANTHROPIC_VERSION };
 	const apiKey = options.apiKey;
 	if (apiKey) {

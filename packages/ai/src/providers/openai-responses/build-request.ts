@@ -43,7 +43,9 @@ export function buildRequest(
 		store,
 	};
 	if (context.systemPrompt) body.instructions = context.systemPrompt;
-	if (options.background !== undefined) body.background = options.background;
+	// `deferred` runs the response as a background job, whose stream the caller leaves after its id.
+	if (options.deferred) body.background = true;
+	else if (options.background !== undefined) body.background = options.background;
 	if (options.temperature !== undefined) body.temperature = options.temperature;
 	if (options.maxTokens !== undefined) body.max_output_tokens = options.maxTokens;
 	if (context.tools && context.tools.length > 0) body.tools = convertTools(context.tools);
@@ -65,8 +67,18 @@ export function buildRequest(
 	if (metadata) body.metadata = metadata;
 	if (options.serviceTier !== undefined && options.serviceTier !== null) body.service_tier = options.serviceTier;
 
-	const headers = mergeHeaders(apiKey ? { Authorization: `Bearer ${apiKey}` } : undefined, model.headers, options.headers);
-	return { url: `${model.baseUrl.replace(/\/+$/, "")}/responses`, headers, body };
+	return { url: responsesUrl(model), headers: requestHeaders(model, apiKey, options.headers), body };
+}
+
+/** `{baseUrl}/responses`, or `{baseUrl}/responses/{id}` for one stored response. */
+export function responsesUrl(model: Model<Api>, responseId?: string): string {
+	const base = `${model.baseUrl.replace(/\/+$/, "")}/responses`;
+	return responseId === undefined ? base : `${base}/${encodeURIComponent(responseId)}`;
+}
+
+/** `Authorization: Bearer <apiKey>` (when there is a key), then `model.headers`, then `headers`. */
+export function requestHeaders(model: Model<Api>, apiKey: string | undefined, headers: Record<string, string> | undefined): Record<string, string> {
+	return mergeHeaders(apiKey ? { Authorization: `Bearer ${apiKey}` } : undefined, model.headers, headers);
 }
 
 /**

@@ -6,6 +6,16 @@ import { encodeTextSignature } from "./text-signature.js";
 import { encodeToolCallId } from "./tool-call-id.js";
 import type { ResponsesOutputItem, ResponsesResponse, ResponsesStreamEvent } from "./wire-types.js";
 import { isBlank } from "../../utils/is-blank.js";
+import { makeHandle } from "../../deferred/handle.js";
+import type { JsonValue } from "../../types.js";
+
+/** Where a background response stands, to resume its stream (see {@link ResponsesStreamState}). */
+export interface ResponsesResumePoint {
+	responseId: string;
+	/** The last `sequence_number` already handled: events up to it are skipped. */
+	sequenceNumber?: number;
+	status?: string;
+}
 
 /** One output item being streamed, keyed by its `output_index` (and its id). */
 type Entry =
@@ -25,6 +35,8 @@ interface CarriedItems {
 	after: unknown[];
 	item?: ResponsesOutputItem;
 }
+/** Events about the response as a whole; every other event is output. */
+const LIFECYCLE_EVENTS: ReadonlySet<string> = new Set(["response.created", "response.queued", "response.in_progress"]);
 
 /** Between two summary parts (or reasoning text parts) of one reasoning item. */
 export const REASONING_PART_SEPARATOR = "\n\n";
@@ -65,13 +77,47 @@ export class ResponsesStreamState {
 	private status: string | undefined;
 	private background: boolean;
 	private lastSequenceNumber: number | undefined;
+	/** The last sequence number before the first output event: replaying after it rebuilds the whole reply. */
+	private resumeAfter: number | undefined;
+	private outputSeen = false;
+	private readonly resumed: boolean;
 
+	/**
+	 * `resume` continues a background response whose earlier events were handled elsewhere: the
+	 * id and status are known, and events whose `sequence_number` is not past the resume point
+	 * are skipped, so that a reconnection that repeats some cannot repeat a delta.
+	 */
 	constructor(
 		private readonly builder: AssistantMessageBuilder,
 		private readonly model: Model<Api>,
-		options: { background?: boolean } = {},
+		options: { background?: boolean; resume?: ResponsesResumePoint } = {},
 	) {
-		this.background = options.background === true;
+		this.background = options.background === true || options.resume !== undefined;
+		const resume = options.resume;
+		this.resumed = resume !== undefined;
+		if (resume) {
+			this.responseId = resume.responseId;
+			builder.setResponseId(resume.responseId);
+			this.status = resume.status ?? "in_progress";
+			this.lastSequenceNumber = resume.sequenceNumber;
+			this.resumeAfter = resume.sequenceNumber;
+		}
+	}
+
+	/** The last `sequence_number` handled, the cursor to resume after. */
+	get sequenceNumber(): number | undefined {
+		return this.lastSequenceNumber;
+	}
+
+	/** True once the response id is known and the job is `queued` or `in_progress`: it can be deferred. */
+	get canDefer(): boolean {
+		return this.background && this.responseId !== undefined && (this.status === "queued" || this.status === "in_progress");
+	}
+
+	/** Ends the message `deferred` now, with a handle to resume the job (see {@link canDefer}). */
+	deferNow(reason?: string): boolean {
+		if (this.builder.isFinished) return true;
+		return this.defer(reason);
 	}
 
 	/**
@@ -95,7 +141,13 @@ export class ResponsesStreamState {
 	/** Handles one parsed event. Events after the message finished are ignored. */
 	handle(event: ResponsesStreamEvent): void {
 		if (this.builder.isFinished) return;
-		if (typeof event.sequence_number === "number") this.lastSequenceNumber = event.sequence_number;
+		if (typeof event.sequence_number === "number") {
+			// A resumed stream must not apply an event twice, whatever the server repeats.
+			if (this.resumed && this.lastSequenceNumber !== undefined && event.sequence_number <= this.lastSequenceNumber) return;
+			this.lastSequenceNumber = event.sequence_number;
+		}
+		if (!LIFECYCLE_EVENTS.has(event.type)) this.outputSeen = true;
+		else if (!this.outputSeen && typeof event.sequence_number === "number") this.resumeAfter = event.sequence_number;
 		switch (event.type) {
 			case "response.created":
 			case "response.queued":
@@ -182,13 +234,11 @@ export class ResponsesStreamState {
 	private defer(reason?: string): boolean {
 		const status = this.status;
 		if (!this.background || !this.responseId || (status !== "queued" && status !== "in_progress")) return false;
-		const data: Record<string, unknown> = { status };
+		const data: Record<string, JsonValue> = { status };
 		if (this.lastSequenceNumber !== undefined) data.sequenceNumber = this.lastSequenceNumber;
+		if (this.resumeAfter !== undefined) data.resumeAfter = this.resumeAfter;
 		if (reason) data.reason = reason;
-		this.builder.finish("deferred", {
-			rawStopReason: status,
-			deferred: { provider: this.model.provider, api: this.model.api, model: this.model.id, id: this.responseId, data },
-		});
+		this.builder.finish("deferred", { rawStopReason: status, deferred: makeHandle(this.model, this.responseId, { data }) });
 		return true;
 	}
 

@@ -20,7 +20,7 @@ afterAll(async () => {
 // background-queued: created (queued), queued, in_progress, output_item.added, content_part.added, deltas "2", " +", …
 const QUEUED = loadFixture(API, "background-queued");
 const RESPONSE_ID = "resp_0da443d9ee8333600069950a0635d88196b2d9243b08e8cc01";
-const handle = (data: Record<string, unknown>) => ({ provider: "openai", api: "openai-responses", model: "gpt-5", id: RESPONSE_ID, data });
+const handle = (data: Record<string, unknown>) => ({ provider: "openai", api: "openai-responses", modelId: "gpt-5", id: RESPONSE_ID, data });
 
 async function run(body: ReturnType<typeof sseResponse>, options: Parameters<typeof streamOpenAIResponses>[2] = {}) {
 	server.enqueue(body);
@@ -33,7 +33,7 @@ describe("background responses", () => {
 		const message = await run(sseResponse(QUEUED, { truncateAfterBytes: offsetAfterEvents(QUEUED, 2) }), { background: true });
 		expect(message.stopReason).toBe("deferred");
 		expect(message.rawStopReason).toBe("queued");
-		expect(message.deferred).toEqual(handle({ status: "queued", sequenceNumber: 1 }));
+		expect(message.deferred).toEqual(handle({ status: "queued", sequenceNumber: 1, resumeAfter: 1 }));
 		expect(message.responseId).toBe(RESPONSE_ID);
 		expect(message.content).toEqual([]);
 		expect(message.errorMessage).toBeUndefined();
@@ -43,14 +43,14 @@ describe("background responses", () => {
 		// No `background` option: the server's response.created says background: true.
 		const message = await run(sseResponse(QUEUED, { truncateAfterBytes: offsetAfterEvents(QUEUED, 3) }));
 		expect(message.stopReason).toBe("deferred");
-		expect(message.deferred).toEqual(handle({ status: "in_progress", sequenceNumber: 2 }));
+		expect(message.deferred).toEqual(handle({ status: "in_progress", sequenceNumber: 2, resumeAfter: 2 }));
 	});
 
 	it("keeps the text that arrived before the stream ended, with the sequence number to resume after", async () => {
 		const message = await run(sseResponse(QUEUED, { truncateAfterBytes: offsetAfterEvents(QUEUED, 7) }));
 		expect(message.stopReason).toBe("deferred");
 		expect(message.content).toEqual([expect.objectContaining({ type: "text", text: "2 +" })]);
-		expect(message.deferred).toEqual(handle({ status: "in_progress", sequenceNumber: 6 }));
+		expect(message.deferred).toEqual(handle({ status: "in_progress", sequenceNumber: 6, resumeAfter: 2 }));
 	});
 
 	it("defers on a dropped connection too, saying why", async () => {
@@ -58,7 +58,7 @@ describe("background responses", () => {
 		expect(message.stopReason).toBe("deferred");
 		expect(message.content).toEqual([expect.objectContaining({ type: "text", text: "2 +" })]);
 		expect(message.deferred?.data).toMatchObject({ status: "in_progress", sequenceNumber: 6 });
-		expect(typeof message.deferred?.data?.reason).toBe("string");
+		expect(typeof (message.deferred?.data as { reason?: unknown } | undefined)?.reason).toBe("string");
 	});
 
 	it("ends a background job that completes in the stream as a normal reply", async () => {

@@ -1,0 +1,19 @@
+import type { Api, Model } from "../types.js";
+
+/**
+ * `model` priced for batch mode: its catalog `batchCost` when it has one, else half of `cost`
+ * (Anthropic and Google both bill batch requests at 50% of the standard price). The builder of a
+ * batch reply uses it, so `usage.cost` is what the batch costs.
+ *
+ * @example
+ * withBatchPrices(model).cost.input // model.cost.input / 2 without a catalog batch price
+ */
+export function withBatchPrices<TApi extends Api>(model: Model<TApi>): Model<TApi> {
+	const cost = model.batchCost ?? {
+		input: model.cost.input / 2,
+		output: model.cost.output / 2,
+		cacheRead: model.cost.cacheRead / 2,
+		cacheWrite: model.cost.cacheWrite / 2,
+	};
+	return { ...model, cost };
+}
