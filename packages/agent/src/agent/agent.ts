@@ -4,6 +4,8 @@ import { emptyAssistantMessage } from "../loop/assistant-messages.js";
 import { defaultConvertToLlm } from "../loop/default-convert-to-llm.js";
 import { MessageQueue, type QueueMode, type SteeringMode } from "./message-queue.js";
 import { AgentStateStore } from "./agent-state-store.js";
+import { explainMissingModel, NO_MODEL } from "./no-model.js";
+import { promptMessages } from "./prompt-input.js";
 import { errorText } from "../loop/run-failure.js";
 import type {
 	AfterToolCallContext,
@@ -54,20 +56,6 @@ interface ActiveRun {
 	controller: AbortController;
 	interrupt: (() => void) | undefined;
 }
-
-/** The model an agent has until one is set: calls fail with a message naming it. */
-const NO_MODEL: Model<any> = {
-	id: "no-model-set",
-	name: "No model set (assign agent.state.model)",
-	api: "no-model-set",
-	provider: "no-model-set",
-	baseUrl: "",
-	reasoning: false,
-	input: ["text"],
-	cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
-	contextWindow: 0,
-	maxTokens: 0,
-};
 
 /**
  * A stateful agent: it holds the transcript, the model and the tools, runs the agent loop over
@@ -238,13 +226,7 @@ export class Agent {
 		if (this.activeRun) {
 			throw new Error("Agent is already processing a prompt. Use steer() or followUp() to queue messages, or wait for completion.");
 		}
-		const messages: AgentMessage[] =
-			typeof input === "string"
-				? [{ role: "user", content: [{ type: "text", text: input }, ...(images ?? [])], timestamp: Date.now() }]
-				: Array.isArray(input)
-					? input
-					: [input];
-		await this.start(messages, false);
+		await this.start(promptMessages(input, images), false);
 	}
 
 	/**
@@ -275,11 +257,12 @@ export class Agent {
 		const config = this.loopConfig(active, skipInitialSteeringPoll);
 		const sink = (event: AgentEvent) => this.deliver(active, event);
 		const signal = active.controller.signal;
+		const streamFn = explainMissingModel(this.streamFn);
 		let running: Promise<AgentMessage[]>;
 		try {
 			running = continuation
-				? runAgentLoopContinue(context, config, sink, signal, this.streamFn)
-				: runAgentLoop(prompts, context, config, sink, signal, this.streamFn);
+				? runAgentLoopContinue(context, config, sink, signal, streamFn)
+				: runAgentLoop(prompts, context, config, sink, signal, streamFn);
 		} catch (error) {
 			// Only a bug could get here; the agent must not stay busy forever because of it.
 			running = Promise.reject(error);
