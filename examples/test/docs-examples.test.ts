@@ -1,13 +1,17 @@
 import { execFile } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 
 /**
- * Every ```ts example in docs/ runs: each block is written to a file next to this package (so
- * that `@pi/ai` and `@pi/agent-core` resolve) and run offline with tsx. No provider key is set,
+ * Every ```ts example in docs/ runs: each block is written to a file in a scratch folder under the
+ * system's temp folder, whose `node_modules` links to this package's `@pi/ai` and
+ * `@pi/agent-core` (and tsx), and run offline with tsx. The scratch folder is removed after the
+ * tests; were the run killed first, what is left is in the temp folder, never in the repository. No provider key is set,
  * so examples that name a real provider end with an error message, not a crash or a hang.
  * A block is a runnable example when it imports from `@pi/…`; blocks without imports are
  * signatures or continuations of the block before, and blocks that sketch types (`declare`),
@@ -15,8 +19,23 @@ import { afterAll, describe, expect, it } from "vitest";
  */
 const run = promisify(execFile);
 const docs = fileURLToPath(new URL("../../docs/", import.meta.url));
-const scratch = mkdtempSync(join(fileURLToPath(new URL("..", import.meta.url)), ".docs-examples-"));
+const examples = fileURLToPath(new URL("..", import.meta.url));
+const scratch = mkdtempSync(join(tmpdir(), "pi-docs-examples-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+mkdirSync(join(scratch, "node_modules"));
+symlinkSync(realpathSync(join(examples, "node_modules", "@pi")), join(scratch, "node_modules", "@pi"), "dir");
+symlinkSync(packageFolder("tsx"), join(scratch, "node_modules", "tsx"), "dir");
+
+/** The folder of an installed package, as this package resolves it. */
+function packageFolder(name: string): string {
+	let folder = dirname(createRequire(import.meta.url).resolve(name));
+	while (!existsSync(join(folder, "package.json")) || JSON.parse(readFileSync(join(folder, "package.json"), "utf8")).name !== name) {
+		const parent = dirname(folder);
+		if (parent === folder) throw new Error(`no package folder found for ${name}`);
+		folder = parent;
+	}
+	return realpathSync(folder);
+}
 
 function blocks(file: string): string[] {
 	const text = readFileSync(file, "utf8");

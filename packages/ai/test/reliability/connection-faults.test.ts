@@ -108,7 +108,6 @@ describe.each(ADAPTERS)("$api: connection faults", (adapter) => {
 			server.enqueue({ stallBeforeHeaders: true }, ok());
 			const result = await runCase(adapter, server, { maxRetries: 0, idleTimeoutMs: IDLE_MS });
 			expectCase(adapter, result, { stopReason: "error", requests: 1, errorIncludes: [/idle timeout/i, String(IDLE_MS)] });
-			expect(result.elapsedMs).toBeLessThan(IDLE_MS + 1_000);
 		});
 	});
 
@@ -127,7 +126,6 @@ describe.each(ADAPTERS)("$api: connection faults", (adapter) => {
 			const result = await runCase(adapter, server, { idleTimeoutMs: IDLE_MS });
 			expectCase(adapter, result, { stopReason: "error", requests: 1, textStartsWith: adapter.firstText, errorIncludes: [/idle timeout/i] });
 			await expectKeptPrefix(adapter, result);
-			expect(result.elapsedMs).toBeLessThan(IDLE_MS + 1_000);
 		});
 	});
 
@@ -147,7 +145,6 @@ describe.each(ADAPTERS)("$api: connection faults", (adapter) => {
 			const result = await runCase(adapter, server, { idleTimeoutMs: IDLE_MS });
 			const message = expectCase(adapter, result, { stopReason: reference.message.stopReason, requests: 1 });
 			expect({ ...message, timestamp: 0 }).toEqual({ ...reference.message, timestamp: 0 });
-			expect(result.elapsedMs).toBeLessThan(IDLE_MS + 1_000);
 		});
 	});
 

@@ -135,14 +135,13 @@ describe("abort", () => {
 		const controller = new AbortController();
 		const model = completionsModel({ baseUrl: `${server.url}/v1` });
 		const stream = streamOpenAICompletions(model, ask(), { apiKey: KEY, signal: controller.signal });
-		const started = Date.now();
 		const events = [];
 		for await (const event of stream) {
 			events.push(event);
 			if (event.type === "text_delta") controller.abort();
 		}
 		const message = await stream.result();
-		expect(Date.now() - started).toBeLessThan(2_000);
+		// No time bound: the server stalls for ever, so only the abort can have ended it.
 		expect(message.stopReason).toBe("aborted");
 		expect(message.content).toEqual([{ type: "text", text: "Partial " }]);
 		assertEventProtocol({ events, message });
