@@ -1,11 +1,11 @@
 import { execFile } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
+import { packageFolder } from "./helpers/package-folder.js";
 
 /**
  * Every ```ts example in docs/ runs: each block is written to a file in a scratch folder under the
@@ -25,17 +25,6 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 mkdirSync(join(scratch, "node_modules"));
 symlinkSync(realpathSync(join(examples, "node_modules", "@pi")), join(scratch, "node_modules", "@pi"), "dir");
 symlinkSync(packageFolder("tsx"), join(scratch, "node_modules", "tsx"), "dir");
-
-/** The folder of an installed package, as this package resolves it. */
-function packageFolder(name: string): string {
-	let folder = dirname(createRequire(import.meta.url).resolve(name));
-	while (!existsSync(join(folder, "package.json")) || JSON.parse(readFileSync(join(folder, "package.json"), "utf8")).name !== name) {
-		const parent = dirname(folder);
-		if (parent === folder) throw new Error(`no package folder found for ${name}`);
-		folder = parent;
-	}
-	return realpathSync(folder);
-}
 
 function blocks(file: string): string[] {
 	const text = readFileSync(file, "utf8");

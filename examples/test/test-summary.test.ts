@@ -4,12 +4,12 @@
  * that fails at import, and a package whose tests never reported.
  */
 import { execFile } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { packageFolder } from "./helpers/package-folder.js";
 // @ts-expect-error: a plain .mjs script of the repository, without type declarations.
 import { closingLines, summarise } from "../../scripts/test-summary.mjs";
 
@@ -17,14 +17,8 @@ const run = promisify(execFile);
 const workspace = mkdtempSync(join(tmpdir(), "pi-test-summary-"));
 afterAll(() => rmSync(workspace, { recursive: true, force: true }));
 
-/** vitest's command-line entry, found from its package folder. */
-function vitestBin(): string {
-	let folder = dirname(createRequire(import.meta.url).resolve("vitest"));
-	while (!existsSync(join(folder, "package.json")) || JSON.parse(readFileSync(join(folder, "package.json"), "utf8")).name !== "vitest") {
-		folder = dirname(folder);
-	}
-	return join(folder, "vitest.mjs");
-}
+/** vitest's command-line entry. */
+const vitestBin = () => join(packageFolder("vitest"), "vitest.mjs");
 
 function writePackage(folder: string, name: string, files: Record<string, string>): string {
 	const path = join(workspace, "packages", folder);
