@@ -35,6 +35,17 @@ const pages = readdirSync(docs, { recursive: true })
 	.map(String)
 	.filter((name) => name.endsWith(".md"))
 	.sort();
+const readme = fileURLToPath(new URL("../../README.md", import.meta.url));
+
+describe("the README's first example", () => {
+	it("runs offline and shows why it failed: stopReason and errorMessage, not only a cost of 0", async () => {
+		const file = join(scratch, "readme_0.mts");
+		writeFileSync(file, blocks(readme)[0] ?? "");
+		const { stdout, stderr } = await run(process.execPath, ["--import", "tsx", "--conditions=development", file], { env, timeout: 30_000, cwd: scratch });
+		expect(stderr).toBe("");
+		expect(stdout.trim()).toBe('error No API key for provider "openai": pass options.apiKey or set OPENAI_API_KEY. 0');
+	});
+});
 
 const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/_API_KEY$|^PI_|_BASE_URL$|_OAUTH_TOKEN$/.test(key)));
 
