@@ -1,8 +1,8 @@
 /**
- * `pnpm bench` entry point: runs the six measurements of @pi/ai / @pi/agent-core against the
+ * `pnpm bench` entry point: runs the seven measurements of @pi/ai / @pi/agent-core against the
  * reference pi-ai / pi-agent-core in the same run, prints the markdown report and writes
  * RESULTS.md and results.json (or, with --quick, RESULTS-quick.md and results-quick.json, which
- * are not committed). `--only=cold,footprint,streaming,large-args,memory,agent` runs a subset.
+ * are not committed). `--only=cold,footprint,streaming,large-args,memory,agent,types` runs a subset.
  */
 import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
@@ -16,6 +16,7 @@ import { measureFootprint, readJson } from "./sections/footprint.js";
 import { measureLargeArgs } from "./sections/large-args.js";
 import { measureMemory } from "./sections/memory.js";
 import { measureStreaming } from "./sections/streaming.js";
+import { measureTypeCheck } from "./sections/type-check.js";
 
 const args = process.argv.slice(2);
 const quick = args.includes("--quick");
@@ -25,8 +26,8 @@ const wants = (/** @type {string} */ name) => !only || only.has(name);
 
 /** Run counts and sizes. Full: ≥5 runs per cell except where the reference is too slow (said in the report). */
 const PLAN = quick
-	? { coldRounds: 2, streamRounds: 1, bytesPerRun: 500_000, warmupBytes: 100_000, largeRuns: 1, refRunsAt100k: 0, parserRuns: 2, memoryRuns: 1, refMemoryRuns: 1, memoryBytes: 10_000_000, turns: 100, agentRuns: 1, refRunsAt5000: 1 }
-	: { coldRounds: 5, streamRounds: 5, bytesPerRun: 4_000_000, warmupBytes: 1_000_000, largeRuns: 5, refRunsAt100k: 2, parserRuns: 11, memoryRuns: 5, refMemoryRuns: 3, memoryBytes: 50_000_000, turns: 1000, agentRuns: 5, refRunsAt5000: 2 };
+	? { coldRounds: 2, streamRounds: 1, bytesPerRun: 500_000, warmupBytes: 100_000, largeRuns: 1, refRunsAt100k: 0, parserRuns: 2, memoryRuns: 1, refMemoryRuns: 1, memoryBytes: 10_000_000, turns: 100, agentRuns: 1, refRunsAt5000: 1, typeCheckRuns: 1, typeCheckRunsWithoutSkipLibCheck: 0 }
+	: { coldRounds: 5, streamRounds: 5, bytesPerRun: 4_000_000, warmupBytes: 1_000_000, largeRuns: 5, refRunsAt100k: 2, parserRuns: 11, memoryRuns: 5, refMemoryRuns: 3, memoryBytes: 50_000_000, turns: 1000, agentRuns: 5, refRunsAt5000: 2, typeCheckRuns: 3, typeCheckRunsWithoutSkipLibCheck: 2 };
 
 const log = (/** @type {string} */ text) => process.stderr.write(`[bench] ${text}\n`);
 const started = Date.now();
@@ -92,6 +93,9 @@ await section("agent", async () => {
 	} finally {
 		await Promise.all([agentWorkers.ours.close(), agentWorkers.ref.close()]);
 	}
+});
+await section("types", async () => {
+	results.typeCheck = await measureTypeCheck({ runs: PLAN.typeCheckRuns, runsWithoutSkipLibCheck: PLAN.typeCheckRunsWithoutSkipLibCheck, log });
 });
 
 results.totalSeconds = (Date.now() - started) / 1000;
