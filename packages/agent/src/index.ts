@@ -20,3 +20,37 @@ export { defaultConvertToLlm, isLlmMessage } from "./loop/default-convert-to-llm
 export { TOOL_ABORTED_TEXT } from "./loop/execute-tool-calls.js";
 export type { QueueMode, SteeringMode } from "./agent/message-queue.js";
 export { RunFailure } from "./loop/run-failure.js";
+export type {
+	CompactionEntry,
+	CustomEntry,
+	LabelEntry,
+	ModelChangeEntry,
+	SessionContext,
+	SessionEntry,
+	SessionEntryBase,
+	SessionEntryInput,
+	SessionEntryType,
+	SessionMessageEntry,
+	SessionModelRef,
+	SystemPromptChangeEntry,
+	ThinkingLevelChangeEntry,
+} from "./session/session-entry.js";
+export type { SessionLog, SessionStorage, SessionStorageLock } from "./session/session-storage.js";
+export {
+	SessionClosedError,
+	SessionConflictError,
+	SessionCorruptError,
+	type SessionCorruptLocation,
+	SessionError,
+	type SessionLockHolder,
+	SessionLockedError,
+} from "./session/session-errors.js";
+export {
+	type AppendMessageOptions,
+	type AppendOptions,
+	type OpenSessionOptions,
+	openSession,
+	Session,
+} from "./session/session.js";
+export { createMemorySessionStorage, type MemorySessionStorage, type MemorySessionStorageOptions } from "./session/memory-storage.js";
+export { buildSessionContext, compactionSummaryMessage } from "./session/build-context.js";

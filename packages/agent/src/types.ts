@@ -39,8 +39,24 @@ import type { Static, TSchema } from "typebox";
  */
 export interface CustomAgentMessages {}
 
-/** A message of the agent's transcript: an LLM message or one of the app's custom messages. */
-export type AgentMessage = Message | CustomAgentMessages[keyof CustomAgentMessages];
+/**
+ * A built-in transcript message that stands for the conversation before a compaction: a
+ * session's `buildContext()` puts it first after a `compaction` entry, and the default
+ * `convertToLlm` turns it into a user message saying that it summarises the earlier conversation.
+ */
+export interface CompactionSummaryMessage {
+	role: "compactionSummary";
+	summary: string;
+	/** The estimated context size before the compaction. */
+	tokensBefore: number;
+	timestamp: number;
+}
+
+/**
+ * A message of the agent's transcript: an LLM message, a compaction summary, or one of the
+ * app's custom messages.
+ */
+export type AgentMessage = Message | CompactionSummaryMessage | CustomAgentMessages[keyof CustomAgentMessages];
 
 /** Reasoning effort requested from the model; `off` asks for none. */
 export type ThinkingLevel = "off" | "minimal" | "low" | "medium" | "high" | "xhigh";
