@@ -87,12 +87,12 @@ describe("a CommonJS project", () => {
 	});
 
 	it("require() of every published subpath works", async () => {
-		const script = ["@pi/ai", "@pi/ai/schema", "@pi/ai/testing", "@pi/ai/openai-responses", "@pi/ai/openai-completions", "@pi/ai/anthropic-messages", "@pi/ai/google-generative-ai", "@pi/agent-core"]
+		const script = ["@pi/ai", "@pi/ai/schema", "@pi/ai/testing", "@pi/ai/openai-responses", "@pi/ai/openai-completions", "@pi/ai/anthropic-messages", "@pi/ai/google-generative-ai", "@pi/agent-core", "@pi/agent-core/testing"]
 			.map((specifier) => `Object.keys(require(${JSON.stringify(specifier)})).length`)
 			.join(", ");
 		const { stdout } = await run(process.execPath, ["-e", `console.log(JSON.stringify([${script}]))`], { cwd: project });
 		const counts = JSON.parse(stdout) as number[];
-		expect(counts).toHaveLength(8);
+		expect(counts).toHaveLength(9);
 		for (const count of counts) expect(count).toBeGreaterThan(0);
 	});
 });
