@@ -196,7 +196,7 @@ describe("postEventStream", () => {
 		const pending = failure(request({ signal: controller.signal, onRetry: () => setTimeout(() => controller.abort(), 20) }));
 		const error = await pending;
 		expect(error.name).toBe("AbortError");
-		// Not waited out (30 s, past the test timeout) and never retried.
+		// Not waited out (retry-after is 30 s): a retry would have made a second request.
 		expect(server.requests).toHaveLength(1);
 	});
 

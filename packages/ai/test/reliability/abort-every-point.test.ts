@@ -6,8 +6,9 @@
  *
  * "At once" is asserted as order and outcome, never as wall-clock time (a loaded machine delays
  * timers by hundreds of milliseconds): after `abort()` the provider pushes no new content (only
- * the ends of open blocks and the terminal event), and where the server stalls or asks to wait, the stall never ends and the wait outlasts
- * the test timeout, so the run can only have ended because of the abort.
+ * the ends of open blocks and the terminal event); where the server stalls, the stall never ends,
+ * so the run can only have ended because of the abort; and an abort during a retry wait leaves the
+ * request count at one (the retry would have succeeded).
  */
 import { describe, expect, it } from "vitest";
 import type { AssistantMessageEventStream } from "../../src/event-stream.js";

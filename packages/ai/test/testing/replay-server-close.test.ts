@@ -25,7 +25,7 @@ describe("close()", () => {
 		const closing = server.close();
 		expect(server.close()).toBe(closing);
 		await closing;
-		// No time bound: the chunk delays (10 s each) outlast the test timeout; close() ended them.
+		// No time bound: nine chunks 10 s apart (90 s, past the test timeout) cannot end by themselves; close() ended them.
 		await body;
 	});
 

@@ -48,7 +48,7 @@ describe("anthropic-messages faults: abort", () => {
 		});
 		const { message } = assertEventProtocol(await recordEvents(stream));
 		expect(message.stopReason).toBe("aborted");
-		// Not waited out: retry-after is 30 s, past the test timeout; and never retried.
+		// Not waited out (retry-after is 30 s): a retry would have made a second request.
 		expect(server.requests).toHaveLength(1);
 	});
 
