@@ -78,7 +78,7 @@ describe("a CommonJS project", () => {
 		expect(compiled).toContain('require("@pi/ai")');
 		expect(compiled).toContain('require("@pi/agent-core")');
 		expect(compiled).not.toMatch(/^import /m);
-	}, 60_000);
+	}, 120_000);
 
 	it("runs: require() loads both packages and they work", async () => {
 		const { stdout, stderr } = await run(process.execPath, [join(project, "dist", "index.js")], { cwd: project });

@@ -17,13 +17,13 @@ function demoEnv(env: Record<string, string>): Record<string, string | undefined
 
 /** Runs `pnpm demo`'s script with the given environment (no provider keys unless given). */
 async function runDemo(env: Record<string, string>) {
-	return run(process.execPath, ["--import", "tsx", "--conditions=development", demo], { env: demoEnv(env), timeout: 30_000 });
+	return run(process.execPath, ["--import", "tsx", "--conditions=development", demo], { env: demoEnv(env), timeout: 90_000 });
 }
 
 /** Runs it on a pseudo-terminal (util-linux `script`), as a person at a terminal sees it: stdout and stderr together. */
 async function runDemoOnTerminal(env: Record<string, string>): Promise<string> {
 	const command = [process.execPath, "--import", "tsx", "--conditions=development", demo].map((part) => `'${part}'`).join(" ");
-	const { stdout } = await run("script", ["-q", "-c", command, "/dev/null"], { env: demoEnv(env), timeout: 30_000 });
+	const { stdout } = await run("script", ["-q", "-c", command, "/dev/null"], { env: demoEnv(env), timeout: 90_000 });
 	return stdout;
 }
 

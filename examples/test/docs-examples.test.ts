@@ -41,7 +41,7 @@ describe("the README's first example", () => {
 	it("runs offline and shows why it failed: stopReason and errorMessage, not only a cost of 0", async () => {
 		const file = join(scratch, "readme_0.mts");
 		writeFileSync(file, blocks(readme)[0] ?? "");
-		const { stdout, stderr } = await run(process.execPath, ["--import", "tsx", "--conditions=development", file], { env, timeout: 30_000, cwd: scratch });
+		const { stdout, stderr } = await run(process.execPath, ["--import", "tsx", "--conditions=development", file], { env, timeout: 90_000, cwd: scratch });
 		expect(stderr).toBe("");
 		expect(stdout.trim()).toBe('error No API key for provider "openai": pass options.apiKey or set OPENAI_API_KEY. 0');
 	});
@@ -61,7 +61,7 @@ describe("docs examples run", () => {
 				writeFileSync(file, code);
 				const { stderr } = await run(process.execPath, ["--import", "tsx", "--conditions=development", file], {
 					env,
-					timeout: 30_000,
+					timeout: 90_000,
 					cwd: scratch,
 				});
 				expect(stderr).not.toMatch(/Error/);

@@ -40,7 +40,7 @@ beforeAll(async () => {
 		() => "failed",
 	);
 	expect(result).toBe("failed");
-}, 60_000);
+}, 120_000);
 
 describe("the closing line of pnpm test", () => {
 	it("counts failed tests, test files that fail at import, and packages that never reported", () => {

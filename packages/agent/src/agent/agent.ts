@@ -1,4 +1,4 @@
-import { type ImageContent, type Message, type Model, type SimpleStreamOptions, streamSimple, type ThinkingBudgets } from "@pi/ai";
+import { type ImageContent, type Message, type SimpleStreamOptions, streamSimple, type ThinkingBudgets } from "@pi/ai";
 import { runAgentLoop, runAgentLoopContinue } from "../loop/agent-loop.js";
 import { emptyAssistantMessage } from "../loop/assistant-messages.js";
 import { defaultConvertToLlm } from "../loop/default-convert-to-llm.js";

@@ -166,9 +166,9 @@ describe("postEventStream", () => {
 	it("ends a stream that stalls mid-way with an idle timeout", async () => {
 		server.enqueue(sseResponse(BODY, { stallAfterBytes: 40 }));
 		const seen: ServerSentEvent[] = [];
-		const error = await failure(request({ idleTimeoutMs: 150 }), seen);
+		const error = await failure(request({ idleTimeoutMs: 1_000 }), seen);
 		expect(seen.length).toBeGreaterThanOrEqual(1);
-		expect(error.message).toBe("No data received for 150 ms (idle timeout); the connection was closed.");
+		expect(error.message).toBe("No data received for 1000 ms (idle timeout); the connection was closed.");
 		// No time bound: the server stalls for ever, so only the idle timeout can have ended it.
 	});
 
@@ -187,7 +187,6 @@ describe("postEventStream", () => {
 		const error = await failure(request({ signal: controller.signal }), seen);
 		// No time bound: the server stalls for ever, so only the abort can have ended it.
 		expect(error.name).toBe("AbortError");
-		expect(seen.length).toBeGreaterThanOrEqual(1);
 	});
 
 	it("stops waiting between retries when aborted", async () => {

@@ -37,7 +37,7 @@ describe("google-generative-ai faults: connection and abort", () => {
 
 	it("ends a stalled stream with an idle-timeout error, keeping the content", async () => {
 		server.enqueue(sseResponse(THINKING, { stallAfterBytes: afterEvent(THINKING, 2) }));
-		const { message } = assertEventProtocol(await run(server, { idleTimeoutMs: 150 }));
+		const { message } = assertEventProtocol(await run(server, { idleTimeoutMs: 1_000 }));
 		// No time bound: the server stalls for ever, so only the idle timeout can have ended it.
 		expect(message.stopReason).toBe("error");
 		expect(message.errorMessage).toMatch(/idle timeout/i);
