@@ -40,7 +40,7 @@ export async function runCase(
 			options.onRetry?.(info);
 		},
 	});
-	const recorded = await recordEvents(stream, { timeoutMs: 15_000 });
+	const recorded = await recordEvents(stream, { timeoutMs: 60_000 });
 	return { ...recorded, retries, requests: server.requests.slice(), elapsedMs: performance.now() - started };
 }
 
