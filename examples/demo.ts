@@ -31,8 +31,21 @@ import {
 	type TSchema,
 } from "@pi/ai";
 
-const dim = (text: string) => (process.stdout.isTTY ? `\x1b[2m${text}\x1b[22m` : text);
-const bold = (text: string) => (process.stdout.isTTY ? `\x1b[1m${text}\x1b[22m` : text);
+/**
+ * Terminal styles, only where they render: on a TTY that has colours. `hasColors()` is false when
+ * NO_COLOR is set (https://no-color.org), for TERM=dumb and NODE_DISABLE_COLORS; pipes and files
+ * get plain text.
+ */
+const styled = (stream: NodeJS.WriteStream, open: string, close: string) => (text: string) =>
+	stream.isTTY && stream.hasColors?.() ? `${open}${text}${close}` : text;
+const dim = styled(process.stdout, "\x1b[2m", "\x1b[22m");
+const bold = styled(process.stdout, "\x1b[1m", "\x1b[22m");
+const red = styled(process.stderr, "\x1b[31m", "\x1b[39m");
+
+/** A failed or aborted reply, on stderr (red on a terminal): where the user looks, not only in the JSON. */
+function reportFailure(message: { stopReason: string; errorMessage?: string }): void {
+	process.stderr.write(`${red(`${message.stopReason}: ${message.errorMessage ?? "(no error message)"}`)}\n`);
+}
 
 /** The seed's calculator tool. Its schema is plain JSON Schema: no typebox import needed. */
 const calculator: AgentTool<TSchema, { expression: string }> = {
@@ -124,9 +137,6 @@ function renderReply(event: AssistantMessageEvent): void {
 		case "text_end":
 			process.stdout.write("\n");
 			break;
-		case "error":
-			process.stdout.write(`\n[${event.reason}] ${event.error.errorMessage ?? ""}\n`);
-			break;
 		default:
 			break;
 	}
@@ -139,6 +149,12 @@ function render(event: AgentEvent): void {
 			break;
 		case "message_update":
 			renderReply(event.assistantMessageEvent);
+			break;
+		case "message_end":
+			if (event.message.role === "assistant" && (event.message.stopReason === "error" || event.message.stopReason === "aborted")) {
+				process.stdout.write("\n");
+				reportFailure(event.message);
+			}
 			break;
 		case "tool_execution_end":
 			process.stdout.write(`${bold("tool result:")} ${event.result.content[0]?.text ?? ""}${event.isError ? " (error)" : ""}\n`);
@@ -175,7 +191,11 @@ async function main(): Promise<void> {
 		console.log(`\n${bold("Transcript:")}`);
 		console.log(JSON.stringify(agent.state.messages, null, 2));
 		const last = agent.state.messages.at(-1);
-		if (last?.role === "assistant" && (last.stopReason === "error" || last.stopReason === "aborted")) process.exitCode = 1;
+		if (last?.role === "assistant" && (last.stopReason === "error" || last.stopReason === "aborted")) {
+			// Again after the transcript, so that the failure is the last thing on the screen.
+			reportFailure(last);
+			process.exitCode = 1;
+		}
 	} finally {
 		await session.close();
 	}

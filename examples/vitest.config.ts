@@ -9,11 +9,11 @@ export default defineConfig({
 		projects: [
 			{
 				extends: true,
-				test: { name: "examples", include: ["test/**/*.test.ts"], exclude: [...configDefaults.exclude, ...crashTests], testTimeout: 30_000, sequence: { groupOrder: 0 } },
+				test: { name: "examples", include: ["test/**/*.test.ts"], exclude: [...configDefaults.exclude, ...crashTests], testTimeout: 120_000, sequence: { groupOrder: 0 } },
 			},
 			{
 				extends: true,
-				test: { name: "crash", include: crashTests, testTimeout: 30_000, fileParallelism: false, sequence: { groupOrder: 1 } },
+				test: { name: "crash", include: crashTests, testTimeout: 300_000, fileParallelism: false, sequence: { groupOrder: 1 } },
 			},
 		],
 	},

@@ -1,13 +1,14 @@
 // Sums the vitest JSON reports (test-results.json) of every workspace package that has a "test"
-// script. Used by scripts/test.mjs; run alone it prints the closing line for the last run.
+// script, and words the closing line of `pnpm test`. Used by scripts/test.mjs; run alone it
+// prints the closing line for the last run. Tested by examples/test/test-summary.test.ts.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-const root = fileURLToPath(new URL("..", import.meta.url));
+const repositoryRoot = fileURLToPath(new URL("..", import.meta.url));
 
-/** Every workspace folder with a "test" script, and where its vitest JSON report goes. */
-export function testPackages() {
+/** Every workspace folder under `root` with a "test" script, and where its vitest JSON report goes. */
+export function testPackages(root = repositoryRoot) {
 	const folders = ["packages", "bench", "examples", "fixtures"].flatMap((dir) => {
 		const path = join(root, dir);
 		if (!existsSync(path)) return [];
@@ -24,13 +25,13 @@ export function testPackages() {
 	});
 }
 
-/** Totals over the reports that exist, and the packages whose report is missing. */
-export function summarise() {
+/** Totals over the reports that exist under `root`, and the packages whose report is missing. */
+export function summarise(root = repositoryRoot) {
 	let passed = 0;
 	let failed = 0;
 	let skipped = 0;
 	const missing = [];
-	for (const pkg of testPackages()) {
+	for (const pkg of testPackages(root)) {
 		if (!existsSync(pkg.report)) {
 			missing.push(pkg.name);
 			continue;
@@ -47,8 +48,25 @@ export function summarise() {
 	return { passed, failed, skipped, missing };
 }
 
+/**
+ * The last lines of `pnpm test` and its exit code, from the totals and turbo's exit status
+ * (`null` when only the reports are summed). A package with no report counts as one failure, and
+ * so does a failed turbo run (a build or type-check) when no test failed. Exit code 1 unless
+ * something passed and nothing failed.
+ */
+export function closingLines({ passed, failed, skipped, missing }, turboStatus = null) {
+	const lines = missing.map((name) => `${name}: no test report (its build, type-check or test run failed before reporting); counted as 1 failed`);
+	let failedTotal = failed + missing.length;
+	if (turboStatus !== null && turboStatus !== 0 && failedTotal === 0) {
+		lines.push(`a build or type-check task failed (turbo exit ${turboStatus}); counted as 1 failed`);
+		failedTotal = 1;
+	}
+	lines.push(`Tests: ${passed} passed, ${failedTotal} failed${skipped ? `, ${skipped} skipped` : ""}`);
+	return { lines, exitCode: failedTotal > 0 || passed === 0 ? 1 : 0 };
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-	const { passed, failed, skipped, missing } = summarise();
-	console.log(`Tests: ${passed} passed, ${failed + missing.length} failed${skipped ? `, ${skipped} skipped` : ""}`);
-	if (failed + missing.length > 0 || passed === 0) process.exit(1);
+	const { lines, exitCode } = closingLines(summarise());
+	for (const line of lines) console.log(line);
+	process.exit(exitCode);
 }

@@ -1,5 +1,5 @@
 /**
- * `pnpm bench` entry point: runs the six measurements of @pi/ai / @pi/agent-core against the
+ * `pnpm bench` entry point: runs the seven measurements of @pi/ai / @pi/agent-core against the
  * reference pi-ai / pi-agent-core in the same run, prints the markdown report and writes
  * RESULTS.md and results.json (or, with --quick, RESULTS-quick.md and results-quick.json, which
  * are not committed). `--only=cold,footprint,streaming,large-args,memory,agent,cassette,cli` runs a subset;
@@ -20,6 +20,7 @@ import { measureFootprint, readJson } from "./sections/footprint.js";
 import { measureLargeArgs } from "./sections/large-args.js";
 import { measureMemory } from "./sections/memory.js";
 import { measureStreaming } from "./sections/streaming.js";
+import { measureTypeCheck } from "./sections/type-check.js";
 
 const args = process.argv.slice(2);
 const quick = args.includes("--quick");
@@ -30,8 +31,8 @@ const update = args.includes("--update");
 
 /** Run counts and sizes. Full: ≥5 runs per cell except where the reference is too slow (said in the report). */
 const PLAN = quick
-	? { cliRounds: 3, coldRounds: 2, streamRounds: 1, bytesPerRun: 500_000, warmupBytes: 100_000, largeRuns: 1, refRunsAt100k: 0, parserRuns: 2, memoryRuns: 1, refMemoryRuns: 1, memoryBytes: 10_000_000, turns: 100, agentRuns: 1, refRunsAt5000: 1, cassetteRounds: 2 }
-	: { cliRounds: 11, coldRounds: 5, streamRounds: 5, bytesPerRun: 4_000_000, warmupBytes: 1_000_000, largeRuns: 5, refRunsAt100k: 2, parserRuns: 11, memoryRuns: 5, refMemoryRuns: 3, memoryBytes: 50_000_000, turns: 1000, agentRuns: 5, refRunsAt5000: 2, cassetteRounds: 11 };
+	? { cliRounds: 3, coldRounds: 2, streamRounds: 1, bytesPerRun: 500_000, warmupBytes: 100_000, largeRuns: 1, refRunsAt100k: 0, parserRuns: 2, memoryRuns: 1, refMemoryRuns: 1, memoryBytes: 10_000_000, turns: 100, agentRuns: 1, refRunsAt5000: 1, cassetteRounds: 2, typeCheckRuns: 1, typeCheckRunsWithoutSkipLibCheck: 0 }
+	: { cliRounds: 11, coldRounds: 5, streamRounds: 5, bytesPerRun: 4_000_000, warmupBytes: 1_000_000, largeRuns: 5, refRunsAt100k: 2, parserRuns: 11, memoryRuns: 5, refMemoryRuns: 3, memoryBytes: 50_000_000, turns: 1000, agentRuns: 5, refRunsAt5000: 2, cassetteRounds: 11, typeCheckRuns: 3, typeCheckRunsWithoutSkipLibCheck: 2 };
 
 const log = (/** @type {string} */ text) => process.stderr.write(`[bench] ${text}\n`);
 const started = Date.now();
@@ -98,6 +99,9 @@ await section("agent", async () => {
 		await Promise.all([agentWorkers.ours.close(), agentWorkers.ref.close()]);
 	}
 });
+await section("types", async () => {
+	results.typeCheck = await measureTypeCheck({ runs: PLAN.typeCheckRuns, runsWithoutSkipLibCheck: PLAN.typeCheckRunsWithoutSkipLibCheck, log });
+});
 
 await section("cassette", async () => {
 	results.cassetteReplay = await measureCassetteReplay({ rounds: PLAN.cassetteRounds, log });
@@ -117,7 +121,7 @@ if (!only) {
 } else if (update && results.errors.length === 0) {
 	const previous = readJson(resultsPath);
 	if (!previous) throw new Error(`--update needs an earlier ${resultsPath}`);
-	const sectionKeys = { cold: "coldStart", footprint: "footprint", streaming: "streaming", "large-args": "largeArgs", memory: "memory", agent: "agentLoop", cassette: "cassetteReplay", cli: "cliStart" };
+	const sectionKeys = { cold: "coldStart", footprint: "footprint", streaming: "streaming", "large-args": "largeArgs", memory: "memory", agent: "agentLoop", cassette: "cassetteReplay", cli: "cliStart", types: "typeCheck" };
 	const merged = { ...previous };
 	for (const name of only) merged[sectionKeys[/** @type {keyof typeof sectionKeys} */ (name)]] = results[sectionKeys[/** @type {keyof typeof sectionKeys} */ (name)]];
 	merged.notes = [...(previous.notes ?? []).filter((/** @type {string} */ note) => !note.startsWith(`Re-measured: ${[...only].join(", ")} `)), `Re-measured: ${[...only].join(", ")} on ${results.date} at commit ${results.commit ?? "?"} (\`${results.command}\`); the other sections are from the full run above.`];

@@ -15,18 +15,34 @@ afterAll(() => rmSync(sessions, { recursive: true, force: true }));
 let sessionCount = 0;
 
 /**
- * Runs `pnpm demo`'s script with the given environment (no provider keys unless given), on a
- * fresh session file unless `PI_DEMO_SESSION` is given.
+ * The environment without provider keys or colour settings, plus `env`, on a fresh session file
+ * unless `PI_DEMO_SESSION` is given.
  */
-async function runDemo(env: Record<string, string>) {
-	env = { PI_DEMO_SESSION: join(sessions, `session-${++sessionCount}.jsonl`), ...env };
+function demoEnv(env: Record<string, string>): Record<string, string | undefined> {
 	const clean = Object.fromEntries(
-		Object.entries(process.env).filter(([key]) => !/_API_KEY$|^PI_|OPENAI_BASE_URL|_OAUTH_TOKEN$/.test(key)),
+		Object.entries(process.env).filter(([key]) => !/_API_KEY$|^PI_|OPENAI_BASE_URL|_OAUTH_TOKEN$|^NO_COLOR$|^FORCE_COLOR$|^NODE_DISABLE_COLORS$/.test(key)),
 	);
-	return run(process.execPath, ["--import", "tsx", "--conditions=development", demo], {
-		env: { ...clean, ...env },
-		timeout: 30_000,
-	});
+	return { ...clean, TERM: "xterm-256color", PI_DEMO_SESSION: join(sessions, `session-${++sessionCount}.jsonl`), ...env };
+}
+
+/** Runs `pnpm demo`'s script with the given environment (no provider keys unless given). */
+async function runDemo(env: Record<string, string>) {
+	return run(process.execPath, ["--import", "tsx", "--conditions=development", demo], { env: demoEnv(env), timeout: 90_000 });
+}
+
+/** Runs it on a pseudo-terminal (util-linux `script`), as a person at a terminal sees it: stdout and stderr together. */
+async function runDemoOnTerminal(env: Record<string, string>): Promise<string> {
+	const command = [process.execPath, "--import", "tsx", "--conditions=development", demo].map((part) => `'${part}'`).join(" ");
+	const { stdout } = await run("script", ["-q", "-c", command, "/dev/null"], { env: demoEnv(env), timeout: 90_000 });
+	return stdout;
+}
+
+/** A base URL where nothing listens: a replay server's port, after it closed. */
+async function refusingBaseUrl(): Promise<string> {
+	const closed = await startReplayServer();
+	const url = `${closed.url}/v1`;
+	await closed.close();
+	return url;
 }
 
 function chatChunk(delta: Record<string, unknown>, finish: string | null = null): string {
@@ -82,5 +98,28 @@ describe("pnpm demo", () => {
 		expect(server.requests[0]?.headers.authorization).toBeUndefined();
 		const second = server.requests[1]?.json as { messages: { role: string; content: unknown }[] };
 		expect(second.messages.at(-1)).toMatchObject({ role: "tool", content: "7" });
+	});
+
+	it("prints a failed reply's error on stderr, plain when not on a terminal, and exits 1", async () => {
+		const failure = await runDemo({ PI_BASE_URL: await refusingBaseUrl(), PI_MODEL: "llama3.1" }).then(
+			() => undefined,
+			(error: { code?: number; stdout: string; stderr: string }) => error,
+		);
+		expect(failure?.code).toBe(1);
+		const lines = failure?.stderr.trim().split("\n") ?? [];
+		// Once as the reply ends, once more as the last thing after the transcript.
+		expect(lines).toHaveLength(2);
+		for (const line of lines) expect(line).toMatch(/^error: Network error/);
+		expect(failure?.stderr).not.toContain("\x1b[");
+		expect(failure?.stdout).not.toContain("\x1b[");
+	});
+
+	it("on a terminal the error is red, unless NO_COLOR is set", async () => {
+		const baseUrl = await refusingBaseUrl();
+		const coloured = await runDemoOnTerminal({ PI_BASE_URL: baseUrl, PI_MODEL: "llama3.1" });
+		expect(coloured).toMatch(/\x1b\[31merror: Network error[^\n]*\x1b\[39m/);
+		const plain = await runDemoOnTerminal({ PI_BASE_URL: baseUrl, PI_MODEL: "llama3.1", NO_COLOR: "1" });
+		expect(plain).toMatch(/error: Network error/);
+		expect(plain).not.toContain("\x1b[");
 	});
 });

@@ -1,13 +1,17 @@
 import { execFile } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
+import { packageFolder } from "./helpers/package-folder.js";
 
 /**
- * Every ```ts example in docs/ runs: each block is written to a file next to this package (so
- * that `@pi/ai` and `@pi/agent-core` resolve) and run offline with tsx. No provider key is set,
+ * Every ```ts example in docs/ runs: each block is written to a file in a scratch folder under the
+ * system's temp folder, whose `node_modules` links to this package's `@pi/ai` and
+ * `@pi/agent-core` (and tsx), and run offline with tsx. The scratch folder is removed after the
+ * tests; were the run killed first, what is left is in the temp folder, never in the repository. No provider key is set,
  * so examples that name a real provider end with an error message, not a crash or a hang.
  * A block is a runnable example when it imports from `@pi/…`; blocks without imports are
  * signatures or continuations of the block before, and blocks that sketch types (`declare`),
@@ -15,8 +19,12 @@ import { afterAll, describe, expect, it } from "vitest";
  */
 const run = promisify(execFile);
 const docs = fileURLToPath(new URL("../../docs/", import.meta.url));
-const scratch = mkdtempSync(join(fileURLToPath(new URL("..", import.meta.url)), ".docs-examples-"));
+const examples = fileURLToPath(new URL("..", import.meta.url));
+const scratch = mkdtempSync(join(tmpdir(), "pi-docs-examples-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+mkdirSync(join(scratch, "node_modules"));
+symlinkSync(realpathSync(join(examples, "node_modules", "@pi")), join(scratch, "node_modules", "@pi"), "dir");
+symlinkSync(packageFolder("tsx"), join(scratch, "node_modules", "tsx"), "dir");
 
 function blocks(file: string): string[] {
 	const text = readFileSync(file, "utf8");
@@ -27,6 +35,17 @@ const pages = readdirSync(docs, { recursive: true })
 	.map(String)
 	.filter((name) => name.endsWith(".md"))
 	.sort();
+const readme = fileURLToPath(new URL("../../README.md", import.meta.url));
+
+describe("the README's first example", () => {
+	it("runs offline and shows why it failed: stopReason and errorMessage, not only a cost of 0", async () => {
+		const file = join(scratch, "readme_0.mts");
+		writeFileSync(file, blocks(readme)[0] ?? "");
+		const { stdout, stderr } = await run(process.execPath, ["--import", "tsx", "--conditions=development", file], { env, timeout: 90_000, cwd: scratch });
+		expect(stderr).toBe("");
+		expect(stdout.trim()).toBe('error No API key for provider "openai": pass options.apiKey or set OPENAI_API_KEY. 0');
+	});
+});
 
 const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/_API_KEY$|^PI_|_BASE_URL$|_OAUTH_TOKEN$/.test(key)));
 
@@ -42,7 +61,7 @@ describe("docs examples run", () => {
 				writeFileSync(file, code);
 				const { stderr } = await run(process.execPath, ["--import", "tsx", "--conditions=development", file], {
 					env,
-					timeout: 30_000,
+					timeout: 90_000,
 					cwd: scratch,
 				});
 				expect(stderr).not.toMatch(/Error/);

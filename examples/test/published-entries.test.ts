@@ -1,4 +1,7 @@
 import { execFile } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 
@@ -56,5 +59,21 @@ describe("published entry points", () => {
 		expect(faux).toBe("stop");
 		expect(anthropic).toBe("error");
 		expect(message).toMatch(/^Network error/);
+	});
+
+	it("ships no source map that points at unshipped files: no .d.ts.map, and every .js.map carries its sources", () => {
+		for (const name of ["ai", "agent"]) {
+			const dist = fileURLToPath(new URL(`../../packages/${name}/dist/`, import.meta.url));
+			const files = readdirSync(dist, { recursive: true }).map(String);
+			expect(files.filter((file) => file.endsWith(".d.ts.map")), name).toEqual([]);
+			const declarations = files.filter((file) => file.endsWith(".d.ts"));
+			expect(declarations.length, name).toBeGreaterThan(0);
+			for (const file of declarations) expect(readFileSync(join(dist, file), "utf8"), file).not.toContain("sourceMappingURL");
+			for (const file of files.filter((file) => file.endsWith(".js.map"))) {
+				const map = JSON.parse(readFileSync(join(dist, file), "utf8")) as { sources: string[]; sourcesContent?: (string | null)[] };
+				expect(map.sourcesContent?.length, file).toBe(map.sources.length);
+				expect(map.sourcesContent?.every((content) => typeof content === "string"), file).toBe(true);
+			}
+		}
 	});
 });

@@ -89,6 +89,24 @@ export function judgeGoals(r) {
 			met: ratio <= 1.1,
 		});
 	}
+	if (r.typeCheck) {
+		const withSkip = r.typeCheck.rows.find((/** @type {any} */ row) => row.skipLibCheck);
+		const withoutSkip = r.typeCheck.rows.find((/** @type {any} */ row) => !row.skipLibCheck);
+		if (withSkip) {
+			goals.push({
+				goal: "Type-check: an app with 10 typed tools checks in <1 s of tsc check time (skipLibCheck)",
+				figure: `${fmt(withSkip.ours.checkSeconds.median)} s, ${fmt(withSkip.ours.instantiations)} instantiations (reference ${fmt(withSkip.ref.checkSeconds.median)} s, ${fmt(withSkip.ref.instantiations)})`,
+				met: withSkip.ours.checkSeconds.median < 1,
+			});
+		}
+		if (withoutSkip) {
+			goals.push({
+				goal: "Type-check: the same app in <3 s without skipLibCheck",
+				figure: `${fmt(withoutSkip.ours.checkSeconds.median)} s, ${fmt(withoutSkip.ours.instantiations)} instantiations; typebox's own declarations alone: ${fmt(withoutSkip.typeboxOnly.checkSeconds.median)} s, ${fmt(withoutSkip.typeboxOnly.instantiations)}`,
+				met: withoutSkip.ours.checkSeconds.median < 3,
+			});
+		}
+	}
 	return goals;
 }
 
@@ -246,6 +264,23 @@ export function renderMarkdown(r) {
 		line("| --- | --- | --- | --- |");
 		line(`| wall ms per round | ${fmtSummary(c.plain.wallMs)} | ${fmtSummary(c.cassette.wallMs)} | ${fmt(c.cassette.wallMs.median / c.plain.wallMs.median)}× |`);
 		line(`| CPU ms per round | ${fmtSummary(c.plain.cpuMs)} | ${fmtSummary(c.cassette.cpuMs)} | ${fmt(c.cassette.cpuMs.median / c.plain.cpuMs.median)}× |`);
+		line();
+	}
+	if (r.typeCheck) {
+		const t = r.typeCheck;
+		line("## 8. Type-check cost");
+		line();
+		line(`\`tsc --extendedDiagnostics\` (TypeScript 5.9, strict, NodeNext) of an app with ${t.tools} typed tools (\`AgentTool<typeof params>\` over typebox objects) in \`new Agent({ initialState: { model, tools } })\` and ${t.modelLookups} \`getModel\` lookups by literal id, the same source against each library (their published declarations). "typebox only" is the same schemas with no pi library: the floor typebox's own declarations cost. Instantiations are deterministic; check times are noisy on this shared machine.`);
+		line();
+		line("| skipLibCheck | instantiations ours | instantiations reference | ratio | check s ours | check s reference | ratio | typebox only (instantiations, check s) |");
+		line("| --- | --- | --- | --- | --- | --- | --- | --- |");
+		for (const row of t.rows) {
+			line(
+				`| ${row.skipLibCheck} | ${fmt(row.ours.instantiations)} | ${fmt(row.ref.instantiations)} | ${fmtRatio(advantage(row.ours.instantiations, row.ref.instantiations, "lower"))} | ${fmtSummary(row.ours.checkSeconds)} | ${fmtSummary(row.ref.checkSeconds)} | ${fmtRatio(advantage(row.ours.checkSeconds.median, row.ref.checkSeconds.median, "lower"))} | ${fmt(row.typeboxOnly.instantiations)}, ${fmtSummary(row.typeboxOnly.checkSeconds)} |`,
+			);
+		}
+		const withErrors = t.rows.filter((/** @type {any} */ row) => row.ref.declarationErrors > 0);
+		if (withErrors.length > 0) line(`\nWithout skipLibCheck, tsc reports ${withErrors[0].ref.declarationErrors} errors in the reference's dependencies' declarations (vendor SDK types it cannot resolve); its figures count anyway.`);
 		line();
 	}
 	if (r.notes?.length) {

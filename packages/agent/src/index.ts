@@ -7,6 +7,7 @@
  */
 export type * from "./types.js";
 export { Agent, type AgentListener, type AgentOptions } from "./agent/agent.js";
+export { defineTool } from "./define-tool.js";
 export {
 	type AgentEventSink,
 	agentLoop,

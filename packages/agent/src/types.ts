@@ -95,6 +95,16 @@ export type ToolExecutionMode = "sequential" | "parallel";
  * `parameters`; it throws on failure (the loop turns the throw into an error result for the
  * model) and should honour `signal`.
  *
+ * `TArguments` is what `execute` receives; leave it at its default, `Static<TParameters>`. It is a
+ * type parameter of its own for the type checker's sake: a list of tools is `AgentTool<any>[]`,
+ * and relating a concrete tool to it then compares type arguments. Were `Static<TParameters>`
+ * written inside the interface, TypeScript would first measure how typebox's `Static` varies
+ * with its argument, which costs over a million type instantiations (seconds of `tsc` time in
+ * every app with a typed tool); as a default it is only evaluated for concrete schemas.
+ *
+ * For a tool written inline in `tools: [...]`, wrap it in {@link defineTool} so that its
+ * arguments are typed from `parameters`.
+ *
  * @example
  * ```ts
  * const add: AgentTool<typeof params, { sum: number }> = {
@@ -103,18 +113,19 @@ export type ToolExecutionMode = "sequential" | "parallel";
  * };
  * ```
  */
-export interface AgentTool<TParameters extends TSchema = TSchema, TDetails = any> extends Tool<TParameters> {
+export interface AgentTool<TParameters extends TSchema = TSchema, TDetails = any, TArguments = AgentToolArguments<TParameters>>
+	extends Tool<TParameters> {
 	/** A human-readable name for UIs. */
 	label: string;
 	/**
 	 * Adapts raw arguments before validation, e.g. to accept an older argument shape. The value
 	 * it returns is what gets validated.
 	 */
-	prepareArguments?: (args: unknown) => AgentToolArguments<TParameters>;
+	prepareArguments?: (args: unknown) => TArguments;
 	/** Runs the tool. Throw on failure rather than encoding errors in `content`. */
 	execute: (
 		toolCallId: string,
-		params: AgentToolArguments<TParameters>,
+		params: TArguments,
 		signal?: AbortSignal,
 		onUpdate?: AgentToolUpdateCallback<TDetails>,
 	) => Promise<AgentToolResult<TDetails>>;

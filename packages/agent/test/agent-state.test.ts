@@ -98,10 +98,4 @@ describe("Agent state", () => {
 		expect(transcript).toHaveLength(4);
 	});
 
-	test("without a model, a prompt ends with an error naming the missing model", async () => {
-		const agent = new Agent();
-		await agent.prompt("hi");
-		expect(agent.state.messages.at(-1)).toMatchObject({ role: "assistant", stopReason: "error" });
-		expect(agent.state.errorMessage).toContain("no-model-set");
-	});
 });

@@ -49,12 +49,23 @@ function providerTable(provider: string): Readonly<Record<string, Model>> | unde
 }
 
 /**
+ * A model id `getModel` takes without checking it against the catalog: any value typed `string`
+ * (user input, configuration), but no string literal. A literal id must be a catalog id, so that a
+ * typo such as `getModel("openai", "gpt-4o-mni")` is a compile error rather than an `undefined`
+ * found later. When the provider itself is typed `string`, any id is accepted.
+ */
+export type UncheckedModelId<P extends string, Id extends string> = string extends P ? Id : string extends Id ? Id : never;
+
+/**
  * Looks a model up in the catalog.
  *
- * With literal arguments, the provider and id autocomplete and the result is typed with the model's
- * wire API, e.g. `getModel("openai", "gpt-4o")` is a `Model<"openai-responses">`. Any other strings
- * are accepted too and give `Model<Api> | undefined`. At run time an unknown provider or id gives
- * `undefined`; nothing throws.
+ * With literal arguments, the provider and id autocomplete, a literal id that is not in the
+ * provider's catalog is a compile error, and the result is typed with the model's wire API, e.g.
+ * `getModel("openai", "gpt-4o")` is a `Model<"openai-responses">`. An id typed `string` (from user
+ * input, or a literal widened with `as string` for a model newer than the catalog) is accepted for
+ * any provider and gives `Model<Api> | undefined`. At run time an unknown provider or id gives
+ * `undefined`; nothing throws. For a model outside the catalog, describe it yourself (see
+ * docs/models.md) or spread a catalog model: `{ ...getModel("openai", "gpt-4o"), id: "gpt-next" }`.
  *
  * Each call returns a fresh copy that the caller may change freely.
  *
@@ -62,10 +73,11 @@ function providerTable(provider: string): Readonly<Record<string, Model>> | unde
  * const model = getModel("anthropic", "claude-sonnet-4-20250514");
  * model.maxTokens = 4096; // affects only this copy
  *
- * const maybe = getModel("openrouter", userInput); // Model<Api> | undefined
+ * const maybe = getModel("openrouter", userInput); // userInput: string → Model<Api> | undefined
+ * // getModel("openai", "gpt-4o-mni"); // compile error: not a catalog id
  */
 export function getModel<P extends CatalogProvider, Id extends KnownModelId<P>>(provider: P, modelId: Id): Model<KnownModelApi<P, Id>>;
-export function getModel(provider: Provider, modelId: string): Model<Api> | undefined;
+export function getModel<P extends Provider, Id extends string>(provider: P, modelId: UncheckedModelId<P, Id>): Model<Api> | undefined;
 export function getModel(provider: Provider, modelId: string): Model<Api> | undefined {
 	const table = providerTable(provider);
 	if (!table || !Object.hasOwn(table, modelId)) return undefined;

@@ -60,10 +60,27 @@ describe("getModel", () => {
 		expect(getModel(provider, id)?.id).toBe("gpt-4o");
 	});
 
-	it("returns undefined for unknown ids and providers instead of throwing", () => {
-		expect(getModel("openai", "gpt-unknown")).toBeUndefined();
-		expect(getModel("no-such-provider", "gpt-4o")).toBeUndefined();
+	// Type-level: checked by `tsc` (the package's typecheck script), which fails on an expected
+	// error that does not occur.
+	it("rejects a literal id that is not in the catalog at compile time, and accepts ids typed string", () => {
+		// @ts-expect-error: a typo of "gpt-4o-mini" is not a catalog id.
+		expect(getModel("openai", "gpt-4o-mni")).toBeUndefined();
+		// @ts-expect-error: a catalog id of another provider.
+		expect(getModel("anthropic", "gpt-4o")).toBeUndefined();
+		// @ts-expect-error: a literal id for a provider without catalog models.
 		expect(getModel("ollama", "llama3.1")).toBeUndefined();
+		const fromUser: string = "gpt-4o-mini";
+		expectTypeOf(getModel("openai", fromUser)).toEqualTypeOf<Model<Api> | undefined>();
+		expectTypeOf(getModel("ollama", "llama3.1" as string)).toEqualTypeOf<Model<Api> | undefined>();
+		expect(getModel("openai", fromUser)?.id).toBe("gpt-4o-mini");
+		const provider: string = "openai";
+		expectTypeOf(getModel(provider, "gpt-4o")).toEqualTypeOf<Model<Api> | undefined>();
+	});
+
+	it("returns undefined for unknown ids and providers instead of throwing", () => {
+		expect(getModel("openai", "gpt-unknown" as string)).toBeUndefined();
+		expect(getModel("no-such-provider", "gpt-4o" as string)).toBeUndefined();
+		expect(getModel("ollama", "llama3.1" as string)).toBeUndefined();
 	});
 
 	it("does not mistake Object.prototype names for models or providers", () => {
@@ -223,7 +240,8 @@ describe("the generated catalog", () => {
 			["xai", "grok-4.7"],
 			["deepseek", "deepseek-v4-pro"],
 		] as const) {
-			expect(getModel(provider, id)?.reasoning, `${provider}/${id}`).toBe(true);
+			// `id as string`: a union of providers with a union of ids is no single catalog lookup.
+			expect(getModel(provider, id as string)?.reasoning, `${provider}/${id}`).toBe(true);
 		}
 	});
 
@@ -231,7 +249,7 @@ describe("the generated catalog", () => {
 		expect(getModel("groq", "llama-3.3-70b-versatile")?.contextWindow).toBe(131072);
 		expect(getModel("anthropic", "claude-3-5-sonnet-20241022")?.cost.input).toBe(3);
 		// Retired in llm-zoo and absent from models.dev: not added.
-		expect(getModel("google", "gemini-3-pro-preview")).toBeUndefined();
+		expect(getModel("google", "gemini-3-pro-preview" as string)).toBeUndefined();
 	});
 
 	it("does not take genai-prices' price where its match rule picks another model", () => {

@@ -5,6 +5,8 @@ import { defaultConvertToLlm } from "../loop/default-convert-to-llm.js";
 import { isRedeemable } from "../loop/redeem-deferred.js";
 import { MessageQueue, type QueueMode, type SteeringMode } from "./message-queue.js";
 import { AgentStateStore } from "./agent-state-store.js";
+import { explainMissingModel, NO_MODEL } from "./no-model.js";
+import { promptMessages } from "./prompt-input.js";
 import { errorText, RunFailure } from "../loop/run-failure.js";
 import type { Session } from "../session/session.js";
 import { interruptedToolResults } from "./interrupted-tool-calls.js";
@@ -70,20 +72,6 @@ interface ActiveRun {
 	controller: AbortController;
 	interrupt: (() => void) | undefined;
 }
-
-/** The model an agent has until one is set: calls fail with a message naming it. */
-const NO_MODEL: Model<any> = {
-	id: "no-model-set",
-	name: "No model set (assign agent.state.model)",
-	api: "no-model-set",
-	provider: "no-model-set",
-	baseUrl: "",
-	reasoning: false,
-	input: ["text"],
-	cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
-	contextWindow: 0,
-	maxTokens: 0,
-};
 
 /**
  * A stateful agent: it holds the transcript, the model and the tools, runs the agent loop over
@@ -275,12 +263,7 @@ export class Agent {
 		if (this.activeRun) {
 			throw new Error("Agent is already processing a prompt. Use steer() or followUp() to queue messages, or wait for completion.");
 		}
-		const messages: AgentMessage[] =
-			typeof input === "string"
-				? [{ role: "user", content: [{ type: "text", text: input }, ...(images ?? [])], timestamp: Date.now() }]
-				: Array.isArray(input)
-					? input
-					: [input];
+		const messages = promptMessages(input, images);
 		// Tool calls a crash cut off get their one result before anything else happens.
 		await this.start([...interruptedToolResults(this.store.messages), ...messages], false);
 	}
@@ -321,11 +304,12 @@ export class Agent {
 		const config = this.loopConfig(active, skipInitialSteeringPoll);
 		const sink = (event: AgentEvent) => this.deliver(active, event);
 		const signal = active.controller.signal;
+		const streamFn = explainMissingModel(this.streamFn);
 		let running: Promise<AgentMessage[]>;
 		try {
 			running = continuation
-				? runAgentLoopContinue(context, config, sink, signal, this.streamFn)
-				: runAgentLoop(prompts, context, config, sink, signal, this.streamFn);
+				? runAgentLoopContinue(context, config, sink, signal, streamFn)
+				: runAgentLoop(prompts, context, config, sink, signal, streamFn);
 		} catch (error) {
 			// Only a bug could get here; the agent must not stay busy forever because of it.
 			running = Promise.reject(error);

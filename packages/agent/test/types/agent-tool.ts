@@ -2,7 +2,7 @@
  * Type-level test, checked by `tsc` (the `typecheck` script), never run: a tool's `execute`
  * receives parameters typed from its typebox schema, and its result must match `TDetails`.
  */
-import { Agent, type AgentTool, type AgentToolResult } from "@pi/agent-core";
+import { Agent, type AgentTool, type AgentToolResult, defineTool } from "@pi/agent-core";
 import { Type } from "typebox";
 
 const params = Type.Object({ city: Type.String(), days: Type.Optional(Type.Integer()) });
@@ -42,3 +42,46 @@ const plainTool = {
 	execute: async (_id: string, args: { city: string }) => ({ content: [{ type: "text" as const, text: args.city }], details: {} }),
 };
 export const agentWithPlainTool = new Agent({ initialState: { tools: [plainTool, forecast] } });
+
+// A tool written inline in `tools` gets typed arguments through `defineTool`: the schema is
+// inferred from `parameters`, so `a` and `b` are numbers, not `any`, and `details` is inferred
+// from what `execute` returns.
+const inlineAdd = defineTool({
+	name: "add",
+	label: "Add",
+	description: "Adds two numbers.",
+	parameters: Type.Object({ a: Type.Number(), b: Type.Number() }),
+	execute: async (_toolCallId, args) => {
+		const { a, b } = args;
+		const sum: number = a + b;
+		// @ts-expect-error: `a` is a number, not a string (it is `any` without defineTool).
+		const text: string = a;
+		// @ts-expect-error: not a parameter of the schema.
+		void args.c;
+		return { content: [{ type: "text", text: `${text}` }], details: { sum } };
+	},
+});
+const inlineSum: number = (await inlineAdd.execute("id", { a: 1, b: 2 })).details.sum;
+// @ts-expect-error: the arguments are checked at the call site too.
+void inlineAdd.execute("id", { a: 1, b: "2" });
+export const agentWithInlineTool = new Agent({
+	initialState: {
+		tools: [
+			defineTool({
+				name: "negate",
+				label: "Negate",
+				description: "Negates a number.",
+				parameters: Type.Object({ n: Type.Number() }),
+				execute: async (_toolCallId, { n }) => {
+					// @ts-expect-error: `n` is a number, not a string.
+					const wrong: string = n;
+					return { content: [{ type: "text", text: String(-n) + wrong }], details: { negated: -n } };
+				},
+			}),
+			inlineAdd,
+			forecast,
+			plainTool,
+		],
+	},
+});
+export { inlineSum };

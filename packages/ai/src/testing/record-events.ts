@@ -43,7 +43,7 @@ export interface PushableEventSource extends AssistantEventSource {
 export interface CollectEventsOptions {
 	/**
 	 * Fail with the events seen so far when the stream has not ended after this many milliseconds:
-	 * a clearer failure than a test timeout. `0` waits forever. Default `10_000`.
+	 * a clearer failure than a test timeout (the @pi/ai suite allows 60 s). `0` waits forever. Default `30_000`.
 	 */
 	timeoutMs?: number;
 }
@@ -52,7 +52,8 @@ export interface CollectEventsOptions {
  * Iterates a stream to its end and returns its events and `await stream.result()`.
  *
  * Rejects with an `Error` listing the event types seen so far when the stream has not ended
- * within `timeoutMs` (default 10 s), so a hanging provider fails with evidence.
+ * within `timeoutMs` (default 30 s: generous, so that a machine shared by several test runs does
+ * not fail a slow but healthy stream), so a hanging provider fails with evidence.
  *
  * @example
  * ```ts
@@ -110,7 +111,7 @@ async function collect(source: AssistantEventSource, options: CollectEventsOptio
 		for await (const event of source) events.push(event);
 		return { events, message: await source.result() };
 	};
-	const timeoutMs = options.timeoutMs ?? 10_000;
+	const timeoutMs = options.timeoutMs ?? 30_000;
 	if (timeoutMs <= 0) return run();
 	let timer: ReturnType<typeof setTimeout> | undefined;
 	const timeout = new Promise<never>((_, reject) => {

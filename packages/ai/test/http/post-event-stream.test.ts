@@ -166,11 +166,10 @@ describe("postEventStream", () => {
 	it("ends a stream that stalls mid-way with an idle timeout", async () => {
 		server.enqueue(sseResponse(BODY, { stallAfterBytes: 40 }));
 		const seen: ServerSentEvent[] = [];
-		const started = Date.now();
-		const error = await failure(request({ idleTimeoutMs: 150 }), seen);
+		const error = await failure(request({ idleTimeoutMs: 1_000 }), seen);
 		expect(seen.length).toBeGreaterThanOrEqual(1);
-		expect(error.message).toBe("No data received for 150 ms (idle timeout); the connection was closed.");
-		expect(Date.now() - started).toBeLessThan(2000);
+		expect(error.message).toBe("No data received for 1000 ms (idle timeout); the connection was closed.");
+		// No time bound: the server stalls for ever, so only the idle timeout can have ended it.
 	});
 
 	it("times out a server that never answers, retrying first", async () => {
@@ -185,20 +184,19 @@ describe("postEventStream", () => {
 		const controller = new AbortController();
 		const seen: ServerSentEvent[] = [];
 		setTimeout(() => controller.abort(), 50);
-		const started = Date.now();
 		const error = await failure(request({ signal: controller.signal }), seen);
-		expect(Date.now() - started).toBeLessThan(500);
+		// No time bound: the server stalls for ever, so only the abort can have ended it.
 		expect(error.name).toBe("AbortError");
 	});
 
 	it("stops waiting between retries when aborted", async () => {
 		server.enqueue(jsonResponse(429, {}, { "retry-after": "30" }));
 		const controller = new AbortController();
-		const started = Date.now();
 		const pending = failure(request({ signal: controller.signal, onRetry: () => setTimeout(() => controller.abort(), 20) }));
 		const error = await pending;
 		expect(error.name).toBe("AbortError");
-		expect(Date.now() - started).toBeLessThan(1000);
+		// Not waited out (retry-after is 30 s): a retry would have made a second request.
+		expect(server.requests).toHaveLength(1);
 	});
 
 	it("reports a refused connection as a network error after its retries", async () => {

@@ -1,8 +1,14 @@
 /**
  * Aborting at every point of a stream, for a capture of each API: after each event k (seen by the
  * consumer, and synchronously inside the k-th push), before the request, while `onPayload` runs,
- * while waiting for headers, during a stall and during a retry wait. Each run must end `aborted`
- * at once (well under 100 ms), keeping everything that streamed before the abort.
+ * while waiting for headers, during a stall and during a retry wait. Each run must end `aborted`,
+ * keeping everything that streamed before the abort.
+ *
+ * "At once" is asserted as order and outcome, never as wall-clock time (a loaded machine delays
+ * timers by hundreds of milliseconds): after `abort()` the provider pushes no new content (only
+ * the ends of open blocks and the terminal event); where the server stalls, the stall never ends,
+ * so the run can only have ended because of the abort; and an abort during a retry wait leaves the
+ * request count at one (the retry would have succeeded).
  */
 import { describe, expect, it } from "vitest";
 import type { AssistantMessageEventStream } from "../../src/event-stream.js";
@@ -26,9 +32,6 @@ const CAPTURES: Record<string, string> = {
 	"google-generative-ai": "thought-summary-function-call-signature",
 };
 
-/** Well under the 100 ms the contract allows, measured from `abort()` to the terminal event. */
-const PROMPT_MS = 50;
-
 interface AbortRun {
 	events: AssistantMessageEvent[];
 	message: AssistantMessage;
@@ -36,8 +39,11 @@ interface AbortRun {
 	contentAtAbort: AssistantMessage["content"];
 	/** The stream had already ended when the abort came. */
 	wasDone: boolean;
-	/** Milliseconds from `abort()` to the consumer receiving the terminal event. */
-	abortToTerminalMs: number;
+	/**
+	 * Events the provider pushed after `abort()` besides closing open blocks (`*_end`, which the
+	 * protocol requires before the terminal event) and the terminal event: must be none.
+	 */
+	pushedAfterAbort: AssistantMessageEvent["type"][];
 }
 
 /**
@@ -48,34 +54,32 @@ async function abortAfter(adapter: ProviderAdapter, server: ReplayServer, body: 
 	server.enqueue(sseResponse(body, { chunking: { maxChunkBytes: 48 } }));
 	const controller = new AbortController();
 	const stream = adapter.stream(adapter.model(server.url), HELLO, { ...FAST, signal: controller.signal }) as AssistantMessageEventStream;
-	let abortedAt = 0;
+	let aborted = false;
 	let contentAtAbort: AssistantMessage["content"] = [];
 	let wasDone = false;
+	const pushedAfterAbort: AssistantMessageEvent["type"][] = [];
 	const abort = (partial: AssistantMessage | undefined) => {
-		if (abortedAt) return;
+		if (aborted) return;
 		wasDone = stream.isDone;
 		contentAtAbort = structuredClone(partial?.content ?? []);
-		abortedAt = performance.now();
+		aborted = true;
 		controller.abort();
 	};
-	if (inPush) {
-		let pushed = 1; // `start` was pushed when the stream was created
-		const push = stream.push.bind(stream);
-		stream.push = (event) => {
-			push(event);
-			pushed++;
-			if (pushed === k && "partial" in event) abort(event.partial);
-		};
-		if (k === 1) abort(undefined);
-	}
+	let pushed = 1; // `start` was pushed when the stream was created
+	const push = stream.push.bind(stream);
+	stream.push = (event) => {
+		if (aborted && event.type !== "done" && event.type !== "error" && !event.type.endsWith("_end")) pushedAfterAbort.push(event.type);
+		push(event);
+		pushed++;
+		if (inPush && pushed === k && "partial" in event) abort(event.partial);
+	};
+	if (inPush && k === 1) abort(undefined);
 	const events: AssistantMessageEvent[] = [];
-	let terminalAt = 0;
 	for await (const event of stream) {
 		events.push(event);
-		if (event.type === "done" || event.type === "error") terminalAt = performance.now();
-		else if (!inPush && events.length === k) abort(event.partial);
+		if (!inPush && event.type !== "done" && event.type !== "error" && events.length === k) abort(event.partial);
 	}
-	return { events, message: await stream.result(), contentAtAbort, wasDone, abortToTerminalMs: terminalAt - abortedAt };
+	return { events, message: await stream.result(), contentAtAbort, wasDone, pushedAfterAbort };
 }
 
 /** `later` holds everything `earlier` held: same blocks, texts extended, tool calls kept. */
@@ -116,7 +120,7 @@ describe.each(ADAPTERS)("$api: abort at every point", (adapter) => {
 					aborted++;
 					expect(run.message.stopReason, label).toBe("aborted");
 					expect(run.message.errorMessage, label).toMatch(/aborted/i);
-					expect(run.abortToTerminalMs, label).toBeLessThan(PROMPT_MS);
+					expect(run.pushedAfterAbort, `${label}: no new content after abort()`).toEqual([]);
 					// Everything received before the abort is kept, and nothing that was not sent appears.
 					expect(keeps(run.message.content, run.contentAtAbort), `${label}: ${JSON.stringify(run.message.content)}`).toBe(true);
 					expect(isContentPrefix(run.message.content, reference.message.content), label).toBe(true);
@@ -136,9 +140,7 @@ describe.each(ADAPTERS)("$api: abort at every point", (adapter) => {
 	it("abort before the request: aborted at once, nothing sent", async () => {
 		await withServer(async (server) => {
 			server.enqueue(sseResponse(body));
-			const started = performance.now();
 			const message = await adapter.stream(adapter.model(server.url), HELLO, { ...FAST, signal: AbortSignal.abort() }).result();
-			expect(performance.now() - started).toBeLessThan(PROMPT_MS);
 			expect(message).toMatchObject({ stopReason: "aborted", content: [] });
 			await new Promise((resolve) => setTimeout(resolve, 20));
 			expect(server.requests).toHaveLength(0);
@@ -171,10 +173,9 @@ describe.each(ADAPTERS)("$api: abort at every point", (adapter) => {
 			const controller = new AbortController();
 			const stream = adapter.stream(adapter.model(server.url), HELLO, { ...FAST, signal: controller.signal });
 			while (server.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 2));
-			const abortedAt = performance.now();
 			controller.abort();
+			// The server never sends the headers: only the abort can end this.
 			const message = await stream.result();
-			expect(performance.now() - abortedAt).toBeLessThan(PROMPT_MS);
 			expect(message.stopReason).toBe("aborted");
 			expect(server.requests).toHaveLength(1);
 		});
@@ -185,17 +186,15 @@ describe.each(ADAPTERS)("$api: abort at every point", (adapter) => {
 			server.enqueue(sseResponse(adapter.fixture, { stallAfterBytes: afterEventWith(adapter.fixture, adapter.firstTextMarker) }));
 			const controller = new AbortController();
 			const stream = adapter.stream(adapter.model(server.url), HELLO, { ...FAST, signal: controller.signal });
-			let abortedAt = 0;
+			let abortScheduled = false;
 			for await (const event of stream) {
-				if (event.type === "text_delta" && !abortedAt) {
-					setTimeout(() => {
-						abortedAt = performance.now();
-						controller.abort(new Error("user pressed Esc"));
-					}, 30);
+				if (event.type === "text_delta" && !abortScheduled) {
+					abortScheduled = true;
+					setTimeout(() => controller.abort(new Error("user pressed Esc")), 30);
 				}
 			}
+			// The server stalls for ever: only the abort can have ended the stream.
 			const message = await stream.result();
-			expect(performance.now() - abortedAt).toBeLessThan(PROMPT_MS);
 			expect(message.stopReason).toBe("aborted");
 			expect(message.errorMessage).toContain("user pressed Esc");
 			expect(message.content[0]).toMatchObject({ type: "text" });
@@ -208,16 +207,18 @@ describe.each(ADAPTERS)("$api: abort at every point", (adapter) => {
 			server.enqueue(sseResponse(adapter.fixture, { stallAfterBytes: afterEventWith(adapter.fixture, adapter.firstTextMarker) }));
 			const controller = new AbortController();
 			const events = streamEntry(adapter.model(server.url), HELLO, { ...FAST, signal: controller.signal });
-			let abortedAt = 0;
-			let terminalAt = 0;
+			let aborted = false;
+			const afterAbort: string[] = [];
 			for await (const event of events) {
-				if (event.type === "text_delta" && !abortedAt) {
-					abortedAt = performance.now();
+				if (aborted) afterAbort.push(event.type);
+				if (event.type === "text_delta" && !aborted) {
+					aborted = true;
 					controller.abort();
 				}
-				if (event.type === "error" || event.type === "done") terminalAt = performance.now();
 			}
-			expect(terminalAt - abortedAt).toBeLessThan(PROMPT_MS);
+			// The server stalls for ever after the first text: the abort ended the stream, and the
+			// terminal event is all that came after it.
+			expect(afterAbort.at(-1)).toBe("error");
 			const message = await events.result();
 			expect(message.stopReason).toBe("aborted");
 			expect((message.content[0] as { text?: string }).text?.startsWith(adapter.firstText)).toBe(true);
@@ -228,21 +229,21 @@ describe.each(ADAPTERS)("$api: abort at every point", (adapter) => {
 		await withServer(async (server) => {
 			server.enqueue(jsonResponse(429, { error: { message: "slow down" } }, { "retry-after": "10" }), sseResponse(body));
 			const controller = new AbortController();
-			let abortedAt = 0;
+			let abortedInWait = false;
 			const stream = adapter.stream(adapter.model(server.url), HELLO, {
 				...FAST,
 				maxRetryDelayMs: 60_000,
 				signal: controller.signal,
 				onRetry: () => {
 					setTimeout(() => {
-						abortedAt = performance.now();
+						abortedInWait = true;
 						controller.abort();
 					}, 20);
 				},
 			});
+			// Without the abort the client would wait 10 s, retry and succeed (stopReason "stop").
 			const message = await stream.result();
-			expect(abortedAt).toBeGreaterThan(0);
-			expect(performance.now() - abortedAt).toBeLessThan(PROMPT_MS);
+			expect(abortedInWait).toBe(true);
 			expect(message.stopReason).toBe("aborted");
 			await new Promise((resolve) => setTimeout(resolve, 20));
 			expect(server.requests).toHaveLength(1);

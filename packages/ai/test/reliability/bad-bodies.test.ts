@@ -26,21 +26,15 @@ describe.each(ADAPTERS)("$api: bad bodies", (adapter) => {
 		});
 	});
 
-	it("a 5 MB single SSE line in 1 KB network chunks: streamed whole, in linear time", async () => {
+	// Outcome only: whether this stays linear in the line's length is a speed question, which tests
+	// on a shared, loaded machine cannot answer (it belongs in bench/).
+	it("a 5 MB single SSE line in 1 KB network chunks: streamed whole", async () => {
 		await withServer(async (server) => {
-			const timeFor = async (bytes: number): Promise<number> => {
-				const text = "y".repeat(bytes);
-				server.enqueue(sseResponse(adapter.textStream(text), { chunking: { minChunkBytes: 1024, maxChunkBytes: 1024, awkwardCutRate: 0 } }));
-				const result = await runCase(adapter, server, { idleTimeoutMs: 10_000 });
-				expect(result.message.stopReason, result.message.errorMessage).toBe("stop");
-				expect(textOf(result.message).length).toBe(bytes);
-				return result.elapsedMs;
-			};
-			await timeFor(MB / 4); // warm-up
-			const one = Math.min(await timeFor(MB), await timeFor(MB));
-			const five = Math.min(await timeFor(5 * MB), await timeFor(5 * MB));
-			// Linear work gives about 5x; work quadratic in the line's length gives about 25x.
-			expect(five, `1 MB: ${one.toFixed(0)} ms, 5 MB: ${five.toFixed(0)} ms`).toBeLessThan(12 * one + 250);
+			const bytes = 5 * MB;
+			server.enqueue(sseResponse(adapter.textStream("y".repeat(bytes)), { chunking: { minChunkBytes: 1024, maxChunkBytes: 1024, awkwardCutRate: 0 } }));
+			const result = await runCase(adapter, server, { idleTimeoutMs: 10_000 });
+			expect(result.message.stopReason, result.message.errorMessage).toBe("stop");
+			expect(textOf(result.message)).toBe("y".repeat(bytes));
 		});
 	}, 60_000);
 

@@ -70,7 +70,7 @@ beforeAll(async () => {
 		const whole = { minChunkBytes: capture.body.length, maxChunkBytes: capture.body.length };
 		references.set(capture, shape((await replay(capture, whole)).events));
 	}
-}, 60_000);
+}, 300_000);
 afterAll(() => server.close());
 
 async function replay(capture: Capture, chunking: ReplayChunking) {
@@ -94,7 +94,9 @@ describe("any chunking of any capture gives the reference reply", () => {
 
 	it("every capture, cut into 1-9 byte chunks with many awkward cuts", async () => {
 		for (const capture of captures) await expectSameReply(capture, { seed: 7, minChunkBytes: 1, maxChunkBytes: 9, awkwardCutRate: 0.9 });
-	}, 60_000);
+		// Minutes on a machine shared by several test runs (tens of seconds when idle): a bound for
+		// hangs only.
+	}, 300_000);
 
 	it("fast-check: random captures, chunk sizes, seeds and awkward-cut rates", async () => {
 		await fc.assert(
@@ -111,5 +113,5 @@ describe("any chunking of any capture gives the reference reply", () => {
 			),
 			{ numRuns: 300 },
 		);
-	}, 60_000);
+	}, 300_000);
 });

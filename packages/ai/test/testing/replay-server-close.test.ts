@@ -12,23 +12,21 @@ describe("close()", () => {
 		const stalledHeaders = expect(post(server.url)).rejects.toThrow();
 		await new Promise((resolve) => setTimeout(resolve, 50)); // let the second request arrive
 		expect(server.requests).toHaveLength(2);
-		const started = Date.now();
 		await server.close();
 		await stalledBody;
 		await stalledHeaders;
-		expect(Date.now() - started).toBeLessThan(1000);
+		// No time bound: both responses stall for ever, so only close() can have ended them.
 	});
 
 	it("cancels chunk delays and is idempotent", async () => {
 		const server = await startReplayServer({ chunking: { delayMs: 10_000 } });
 		server.enqueue(sseResponse("data: a\n\ndata: b\n\n", { chunking: { minChunkBytes: 2, maxChunkBytes: 2 } }));
 		const body = expect((await post(server.url)).text()).rejects.toThrow();
-		const started = Date.now();
 		const closing = server.close();
 		expect(server.close()).toBe(closing);
 		await closing;
+		// No time bound: nine chunks 10 s apart (90 s, past the test timeout) cannot end by themselves; close() ended them.
 		await body;
-		expect(Date.now() - started).toBeLessThan(1000);
 	});
 
 	it("leaves no handle behind: a process that used a stalled response exits by itself", async () => {
@@ -49,7 +47,6 @@ describe("close()", () => {
 		expect(stderr).toBe("");
 		expect(exit.code).toBe(0);
 		expect(stdout).toMatch(/^got 11 bytes\nread failed\nclosed \d+\n$/);
-		const closedAt = Number(/closed (\d+)/.exec(stdout)?.[1]);
-		expect(exit.at - closedAt).toBeLessThan(1000);
+		// It exited by itself (code 0 above, not the SIGKILL of the 10 s guard).
 	});
 });

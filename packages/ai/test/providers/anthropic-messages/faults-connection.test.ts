@@ -49,12 +49,11 @@ describe("anthropic-messages faults: connection", () => {
 	it("stall mid-stream: the idle timeout ends it, naming the timeout, partial content kept", async () => {
 		server.reset();
 		server.enqueue(sseResponse(capture, { stallAfterBytes: CUT }));
-		const started = Date.now();
-		const message = await run({ idleTimeoutMs: 200 });
-		expect(Date.now() - started).toBeLessThan(5000);
+		const message = await run({ idleTimeoutMs: 1_000 });
+		// No time bound: the server stalls for ever, so only the idle timeout can have ended it.
 		expect(message.stopReason).toBe("error");
 		expect(message.errorMessage).toMatch(/idle timeout/);
-		expect(message.errorMessage).toContain("200 ms");
+		expect(message.errorMessage).toContain("1000 ms");
 		expectPartialContent(message.content);
 	});
 

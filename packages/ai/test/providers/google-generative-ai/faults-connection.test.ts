@@ -37,9 +37,8 @@ describe("google-generative-ai faults: connection and abort", () => {
 
 	it("ends a stalled stream with an idle-timeout error, keeping the content", async () => {
 		server.enqueue(sseResponse(THINKING, { stallAfterBytes: afterEvent(THINKING, 2) }));
-		const started = Date.now();
-		const { message } = assertEventProtocol(await run(server, { idleTimeoutMs: 150 }));
-		expect(Date.now() - started).toBeLessThan(5_000);
+		const { message } = assertEventProtocol(await run(server, { idleTimeoutMs: 1_000 }));
+		// No time bound: the server stalls for ever, so only the idle timeout can have ended it.
 		expect(message.stopReason).toBe("error");
 		expect(message.errorMessage).toMatch(/idle timeout/i);
 		expect(message.content).toHaveLength(1);

@@ -95,7 +95,7 @@ describe("failures mid-stream keep the content that arrived", () => {
 	it("stall: the idle timeout ends it, naming the idle timeout", async () => {
 		server.reset();
 		server.enqueue(sseResponse(BODY, { stallAfterBytes: Buffer.byteLength(HEAD) }));
-		const message = await run({ idleTimeoutMs: 200 });
+		const message = await run({ idleTimeoutMs: 1_000 });
 		expect(message.stopReason).toBe("error");
 		expect(message.errorMessage).toMatch(/idle timeout/i);
 		expect(message.content).toEqual([{ type: "text", text: "Partial " }]);
@@ -135,15 +135,14 @@ describe("abort", () => {
 		const controller = new AbortController();
 		const model = completionsModel({ baseUrl: `${server.url}/v1` });
 		const stream = streamOpenAICompletions(model, ask(), { apiKey: KEY, signal: controller.signal });
-		const started = Date.now();
 		const events = [];
 		for await (const event of stream) {
 			events.push(event);
 			if (event.type === "text_delta") controller.abort();
 		}
 		const message = await stream.result();
-		expect(Date.now() - started).toBeLessThan(2_000);
-		expect(message.stopReason).toBe("aborted");
+		// No time bound: the server stalls for ever, so only the abort can have ended it.
+		expect(message.stopReason, message.errorMessage).toBe("aborted");
 		expect(message.content).toEqual([{ type: "text", text: "Partial " }]);
 		assertEventProtocol({ events, message });
 	});

@@ -39,9 +39,8 @@ describe("stream faults", () => {
 	it("ends a stalled stream after idleTimeoutMs, naming the idle timeout and keeping the text", async () => {
 		server.reset();
 		server.enqueue(sseResponse(TEXT, { stallAfterBytes: AFTER_TWO_DELTAS }));
-		const started = Date.now();
-		const { message } = await run({ idleTimeoutMs: 150 });
-		expect(Date.now() - started).toBeLessThan(5_000);
+		const { message } = await run({ idleTimeoutMs: 1_000 });
+		// No time bound: the server stalls for ever, so only the idle timeout can have ended it.
 		expect(message.stopReason).toBe("error");
 		expect(message.errorMessage).toContain("idle timeout");
 		expect(message.content).toEqual([expect.objectContaining({ type: "text", text: "4200" })]);

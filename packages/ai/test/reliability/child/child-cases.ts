@@ -23,7 +23,7 @@ const midStream = (adapter: ProviderAdapter) => afterEventWith(adapter.fixture, 
 export const CHILD_CASES: ChildCase[] = [
 	{ name: "success", responses: (a) => [sseResponse(a.fixture)], expected: "stop", viaEntryPoint: true },
 	{ name: "retry after 503", responses: (a) => [jsonResponse(503, { error: { message: "busy" } }, { "retry-after": "0" }), sseResponse(a.fixture)], expected: "stop" },
-	{ name: "idle timeout mid-stream", responses: (a) => [sseResponse(a.fixture, { stallAfterBytes: midStream(a) })], options: { idleTimeoutMs: 100 }, expected: "error", viaEntryPoint: true },
+	{ name: "idle timeout mid-stream", responses: (a) => [sseResponse(a.fixture, { stallAfterBytes: midStream(a) })], options: { idleTimeoutMs: 1_000 }, expected: "error", viaEntryPoint: true },
 	{ name: "idle timeout before headers", responses: () => [{ stallBeforeHeaders: true }], options: { idleTimeoutMs: 100, maxRetries: 0 }, expected: "error" },
 	{ name: "abort before headers", responses: () => [{ stallBeforeHeaders: true }], abortAfterMs: 30, expected: "aborted", viaEntryPoint: true },
 	{ name: "abort mid-stream in a stall", responses: (a) => [sseResponse(a.fixture, { stallAfterBytes: midStream(a) })], abortAfterMs: 60, expected: "aborted" },

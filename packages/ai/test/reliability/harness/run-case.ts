@@ -18,7 +18,7 @@ export interface CaseResult extends RecordedEvents {
 }
 
 /** Options every reliability call gets unless a case overrides them: short waits, the fake key. */
-export const FAST: StreamOptions = { apiKey: FAKE_KEY, idleTimeoutMs: 2_000, maxRetryDelayMs: 1_000 };
+export const FAST: StreamOptions = { apiKey: FAKE_KEY, idleTimeoutMs: 10_000, maxRetryDelayMs: 1_000 };
 
 /** Only the fake key, for calls made without {@link runCase}. */
 export const FAKE_KEY_OPTIONS = { apiKey: FAKE_KEY } as const;
@@ -40,7 +40,7 @@ export async function runCase(
 			options.onRetry?.(info);
 		},
 	});
-	const recorded = await recordEvents(stream, { timeoutMs: 15_000 });
+	const recorded = await recordEvents(stream, { timeoutMs: 60_000 });
 	return { ...recorded, retries, requests: server.requests.slice(), elapsedMs: performance.now() - started };
 }
 
