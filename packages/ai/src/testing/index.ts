@@ -37,3 +37,4 @@ export {
 export { htmlError, jsonResponse, type ResponseExtras, sseResponse, textResponse } from "./scripted-responses.js";
 export { type ChunkingOptions, splitIntoChunks } from "./split-into-chunks.js";
 export { type FixtureFile, fixturePath, fixturesDir, listFixtures, loadFixture } from "./fixtures.js";
+export { captureRequestBody, checkAnthropic, checkCompletions, checkGemini, checkResponses, REQUEST_RULE_TARGETS, type RequestRuleTarget } from "./request-rules.js";
