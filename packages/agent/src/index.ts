@@ -19,3 +19,34 @@ export { defaultConvertToLlm, isLlmMessage } from "./loop/default-convert-to-llm
 export { TOOL_ABORTED_TEXT } from "./loop/execute-tool-calls.js";
 export type { QueueMode, SteeringMode } from "./agent/message-queue.js";
 export { RunFailure } from "./loop/run-failure.js";
+export {
+	COMPACTION_SUMMARY_PREFIX,
+	type CompactionSummaryMessage,
+	compactionSummaryToUser,
+	createCompactionSummaryMessage,
+	isCompactionSummary,
+} from "./compaction/compaction-summary-message.js";
+export {
+	CHARS_PER_TOKEN,
+	type ContextTokenEstimate,
+	type EstimateOptions,
+	estimateContextTokens,
+	estimateMessageTokens,
+	usageContextTokens,
+} from "./compaction/estimate-tokens.js";
+export { estimateImageTokens, imageDimensions, UNKNOWN_IMAGE_TOKENS } from "./compaction/image-tokens.js";
+export {
+	type CompactionSettings,
+	DEFAULT_KEEP_RECENT_TOKENS,
+	DEFAULT_RESERVE_TOKENS,
+	shouldCompact,
+} from "./compaction/should-compact.js";
+export { type CutPoint, findCutPoint } from "./compaction/find-cut-point.js";
+export {
+	compact,
+	CompactionError,
+	type CompactionErrorKind,
+	type CompactionResult,
+	type CompactOptions,
+} from "./compaction/compact.js";
+export { buildSummaryPrompt, SUMMARY_SECTIONS, SUMMARY_SYSTEM_PROMPT, type SummaryRequest } from "./compaction/summary-prompt.js";

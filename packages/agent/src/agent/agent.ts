@@ -8,6 +8,7 @@ import { errorText } from "../loop/run-failure.js";
 import type {
 	AfterToolCallContext,
 	AfterToolCallResult,
+	AgentCompactionConfig,
 	AgentEvent,
 	AgentLoopConfig,
 	AgentMessage,
@@ -47,6 +48,12 @@ export interface AgentOptions {
 	toolExecution?: ToolExecutionMode;
 	/** Most model calls per run. Default: no limit. */
 	maxTurns?: number;
+	/**
+	 * Automatic context compaction, off by default: `{ enabled: true }` summarises the older
+	 * messages before a model call once the context nears the model's window (and after a reply
+	 * that overflowed it, retrying that call once). See docs/compaction.md.
+	 */
+	compaction?: AgentCompactionConfig;
 }
 
 /** One run of the agent: its abort controller and the interrupt of the reply in flight. */
@@ -115,6 +122,8 @@ export class Agent {
 	toolExecution: ToolExecutionMode;
 	/** Most model calls per run. */
 	maxTurns?: number;
+	/** Automatic context compaction; `undefined` or `enabled: false` turns it off. */
+	compaction?: AgentCompactionConfig;
 
 	constructor(options: AgentOptions = {}) {
 		this.store = new AgentStateStore(options.initialState, NO_MODEL);
@@ -133,6 +142,7 @@ export class Agent {
 		this.maxRetryDelayMs = options.maxRetryDelayMs;
 		this.toolExecution = options.toolExecution ?? "parallel";
 		this.maxTurns = options.maxTurns;
+		this.compaction = options.compaction;
 	}
 
 	/**
@@ -314,6 +324,7 @@ export class Agent {
 			shouldStopAfterTurn: this.shouldStopAfterTurn,
 			toolExecution: this.toolExecution,
 			maxTurns: this.maxTurns,
+			compaction: this.compaction,
 			// A detached run (after reset) must not take messages meant for the next one.
 			getSteeringMessages: () => {
 				if (active !== this.activeRun) return [];

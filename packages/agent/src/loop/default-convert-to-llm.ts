@@ -1,10 +1,12 @@
 import type { Message } from "@pi/ai";
+import { compactionSummaryToUser, isCompactionSummary } from "../compaction/compaction-summary-message.js";
 import type { AgentMessage } from "../types.js";
 
 /**
  * The default `convertToLlm`: keeps the messages a model understands (`user`, `assistant`,
- * `toolResult`) and drops every custom message. Apps with custom messages the model should see
- * write their own and call this for the rest.
+ * `toolResult`), turns the built-in `compactionSummary` message into a user message that says
+ * it summarises the earlier conversation, and drops every custom message. Apps with custom
+ * messages the model should see write their own and call this for the rest.
  *
  * @example
  * ```ts
@@ -14,7 +16,10 @@ import type { AgentMessage } from "../types.js";
  */
 export function defaultConvertToLlm(messages: AgentMessage[]): Message[] {
 	const result: Message[] = [];
-	for (const message of messages) if (isLlmMessage(message)) result.push(message);
+	for (const message of messages) {
+		if (isLlmMessage(message)) result.push(message);
+		else if (isCompactionSummary(message)) result.push(compactionSummaryToUser(message));
+	}
 	return result;
 }
 

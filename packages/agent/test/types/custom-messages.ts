@@ -53,6 +53,9 @@ export function render(message: AgentMessage): string {
 			return message.stopReason;
 		case "toolResult":
 			return message.toolName;
+		case "compactionSummary":
+			// The built-in summary message of a compacted transcript.
+			return message.summary;
 		default: {
 			// Exhaustive: every role is handled above.
 			const never: never = message;
@@ -61,9 +64,9 @@ export function render(message: AgentMessage): string {
 	}
 }
 
-// The role union is exactly the LLM roles plus the declared ones.
+// The role union is exactly the LLM roles, the built-in compactionSummary, and the declared ones.
 type Role = AgentMessage["role"];
-const roles: Role[] = ["user", "assistant", "toolResult", "notification", "artifact"];
+const roles: Role[] = ["user", "assistant", "toolResult", "compactionSummary", "notification", "artifact"];
 // @ts-expect-error: not a role.
 const notARole: Role = "system";
 
