@@ -49,4 +49,11 @@ export {
 	type CompactionResult,
 	type CompactOptions,
 } from "./compaction/compact.js";
-export { buildSummaryPrompt, SUMMARY_SECTIONS, SUMMARY_SYSTEM_PROMPT, type SummaryRequest } from "./compaction/summary-prompt.js";
+export {
+	buildSummaryPrompt,
+	SUMMARY_SECTIONS,
+	SUMMARY_SYSTEM_PROMPT,
+	type SummaryRequest,
+	TEXT_BLOCK_CHARS,
+	TOOL_RESULT_CHARS,
+} from "./compaction/summary-prompt.js";
