@@ -58,6 +58,8 @@ function render(message: AgentMessage): string {
 		}
 		case "toolResult":
 			return `  tool ${message.toolName} → ${message.content.map((block) => (block.type === "text" ? block.text : "[image]")).join("")}`;
+		case "compactionSummary":
+			return `  (summary of the earlier conversation) ${message.summary}`;
 		default: {
 			const unhandled: never = message;
 			return unhandled;

@@ -21,7 +21,6 @@ export type { QueueMode, SteeringMode } from "./agent/message-queue.js";
 export { RunFailure } from "./loop/run-failure.js";
 export {
 	COMPACTION_SUMMARY_PREFIX,
-	type CompactionSummaryMessage,
 	compactionSummaryToUser,
 	createCompactionSummaryMessage,
 	isCompactionSummary,
@@ -57,3 +56,37 @@ export {
 	TEXT_BLOCK_CHARS,
 	TOOL_RESULT_CHARS,
 } from "./compaction/summary-prompt.js";
+export type {
+	CompactionEntry,
+	CustomEntry,
+	LabelEntry,
+	ModelChangeEntry,
+	SessionContext,
+	SessionEntry,
+	SessionEntryBase,
+	SessionEntryInput,
+	SessionEntryType,
+	SessionMessageEntry,
+	SessionModelRef,
+	SystemPromptChangeEntry,
+	ThinkingLevelChangeEntry,
+} from "./session/session-entry.js";
+export type { SessionLog, SessionStorage, SessionStorageLock } from "./session/session-storage.js";
+export {
+	SessionClosedError,
+	SessionConflictError,
+	SessionCorruptError,
+	type SessionCorruptLocation,
+	SessionError,
+	type SessionLockHolder,
+	SessionLockedError,
+} from "./session/session-errors.js";
+export {
+	type AppendMessageOptions,
+	type AppendOptions,
+	type OpenSessionOptions,
+	openSession,
+	Session,
+} from "./session/session.js";
+export { createMemorySessionStorage, type MemorySessionStorage, type MemorySessionStorageOptions } from "./session/memory-storage.js";
+export { buildSessionContext, compactionSummaryMessage } from "./session/build-context.js";

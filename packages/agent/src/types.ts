@@ -17,7 +17,6 @@ import type {
 	ToolResultMessage,
 } from "@pi/ai";
 import type { Static, TSchema } from "typebox";
-import type { CompactionSummaryMessage } from "./compaction/compaction-summary-message.js";
 import type { CompactionSettings } from "./compaction/should-compact.js";
 
 // ---------------------------------------------------------------------------------------------
@@ -42,9 +41,29 @@ import type { CompactionSettings } from "./compaction/should-compact.js";
 export interface CustomAgentMessages {}
 
 /**
- * A message of the agent's transcript: an LLM message, the built-in `compactionSummary` message
- * (the summary a compaction wrote, first in a compacted transcript), or one of the app's custom
- * messages.
+ * A built-in transcript message that stands for the conversation before a compaction. A
+ * compaction puts it first in the transcript, followed by the kept messages; a session's
+ * `buildContext()` does the same after a `compaction` entry. The default `convertToLlm` turns it
+ * into a user message saying that it summarises the earlier conversation.
+ *
+ * @example
+ * ```ts
+ * const message: CompactionSummaryMessage = { role: "compactionSummary", summary: "## Goal\n…", tokensBefore: 120_000, timestamp: Date.now() };
+ * ```
+ */
+export interface CompactionSummaryMessage {
+	role: "compactionSummary";
+	/** The structured summary (markdown: goal, progress, decisions, open work, files and identifiers). */
+	summary: string;
+	/** The estimated context size before the compaction, in tokens. */
+	tokensBefore: number;
+	/** When the compaction happened (Unix milliseconds). Usage reported before it is stale. */
+	timestamp: number;
+}
+
+/**
+ * A message of the agent's transcript: an LLM message, a compaction summary, or one of the
+ * app's custom messages.
  */
 export type AgentMessage = Message | CompactionSummaryMessage | CustomAgentMessages[keyof CustomAgentMessages];
 

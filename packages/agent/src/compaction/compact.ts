@@ -1,7 +1,7 @@
 import { type AssistantMessage, type Message, type Model, type SimpleStreamOptions, streamSimple } from "@pi/ai";
 import { defaultConvertToLlm } from "../loop/default-convert-to-llm.js";
-import type { AgentMessage, StreamFn } from "../types.js";
-import { type CompactionSummaryMessage, isCompactionSummary } from "./compaction-summary-message.js";
+import type { AgentMessage, CompactionSummaryMessage, StreamFn } from "../types.js";
+import { isCompactionSummary } from "./compaction-summary-message.js";
 import { CHARS_PER_TOKEN, type EstimateOptions, estimateContextTokens } from "./estimate-tokens.js";
 import { findCutPoint } from "./find-cut-point.js";
 import { DEFAULT_KEEP_RECENT_TOKENS } from "./should-compact.js";

@@ -1,24 +1,5 @@
 import type { UserMessage } from "@pi/ai";
-
-/**
- * The built-in message that stands for the part of a conversation a compaction summarised. It
- * sits first in a compacted transcript, followed by the messages that were kept. The default
- * `convertToLlm` sends it to the model as a user message (see {@link compactionSummaryToUser}).
- *
- * @example
- * ```ts
- * const message: CompactionSummaryMessage = { role: "compactionSummary", summary: "## Goal\n…", tokensBefore: 120_000, timestamp: Date.now() };
- * ```
- */
-export interface CompactionSummaryMessage {
-	role: "compactionSummary";
-	/** The structured summary (markdown: goal, decisions, open work, files and identifiers). */
-	summary: string;
-	/** The estimated context size, in tokens, before the compaction that wrote this summary. */
-	tokensBefore: number;
-	/** Epoch milliseconds: when the compaction happened. Usage reported before it is stale. */
-	timestamp: number;
-}
+import type { CompactionSummaryMessage } from "../types.js";
 
 /** The words that introduce the summary to the model, before the summary itself. */
 export const COMPACTION_SUMMARY_PREFIX =
@@ -37,7 +18,7 @@ export function createCompactionSummaryMessage(summary: string, tokensBefore: nu
 export function compactionSummaryToUser(message: CompactionSummaryMessage): UserMessage {
 	return {
 		role: "user",
-		content: [{ type: "text", text: `${COMPACTION_SUMMARY_PREFIX}\n\n<summary>\n${message.summary}\n</summary>` }],
+		content: `${COMPACTION_SUMMARY_PREFIX}\n\n<summary>\n${message.summary}\n</summary>`,
 		timestamp: message.timestamp,
 	};
 }

@@ -1,0 +1,61 @@
+import { createMemorySessionStorage, openSession, SessionCorruptError, SessionLockedError } from "@pi/agent-core";
+import { describe, expect, it } from "vitest";
+import { rawStorage, texts, user } from "./helpers.js";
+
+const t = 1;
+const message = (id: string, parentId: string | null, text = id) => ({ type: "message", id, parentId, timestamp: t, message: { role: "user", content: text, timestamp: t } });
+
+describe("opening a session", () => {
+	it("rejects an entry that names an unknown parent, naming the entry", async () => {
+		const error = await openSession(rawStorage([message("a", null), message("b", "zzz")])).catch((e: unknown) => e);
+		expect(error).toBeInstanceOf(SessionCorruptError);
+		expect((error as Error).message).toMatch(/entry 2.*unknown parent zzz/);
+	});
+
+	it("rejects a duplicate id and a malformed entry", async () => {
+		await expect(openSession(rawStorage([message("a", null), message("a", "a")]))).rejects.toThrow(/duplicate entry id a/);
+		await expect(openSession(rawStorage([{ id: "x", parentId: null, timestamp: 1 }]))).rejects.toThrow(/"type"/);
+		await expect(openSession(rawStorage([{ type: "message", id: "x", parentId: null, timestamp: 1 }]))).rejects.toThrow(/"message"/);
+	});
+
+	it("keeps entries of unknown types (from pi or newer files) and ignores them in the context", async () => {
+		const session = await openSession(
+			rawStorage([message("a", null), { type: "session_info", id: "i", parentId: "a", timestamp: t, name: "chat" }, message("b", "i")]),
+		);
+		expect(texts(session.buildContext().messages)).toEqual(["a", "b"]);
+		expect((await session.entries()).map((e) => e.type)).toEqual(["message", "session_info", "message"]);
+		await session.close();
+	});
+
+	it("holds only the active path in memory after a branchy log, re-reading the log once when the final path crossed a released entry", async () => {
+		// a - b - c, then d under a (c and b released), then e under c (needs b and c again).
+		const storage = rawStorage([message("a", null), message("b", "a"), message("c", "b"), message("d", "a"), message("e", "c")]);
+		const session = await openSession(storage);
+		expect(storage.loads).toBe(2);
+		expect(texts(session.buildContext().messages)).toEqual(["a", "b", "c", "e"]);
+		expect(session.getEntry("d")).toBeUndefined();
+		expect(session.hasEntry("d")).toBe(true);
+		await session.branch("d");
+		expect(texts(session.buildContext().messages)).toEqual(["a", "d"]);
+		await session.close();
+
+		const linear = rawStorage([message("a", null), message("b", "a"), message("c", "b")]);
+		const reopened = await openSession(linear);
+		expect(linear.loads).toBe(1);
+		await reopened.close();
+	});
+
+	it("refuses a second open while the first holds the lock, and allows it after close", async () => {
+		const storage = createMemorySessionStorage();
+		const session = await openSession(storage);
+		await session.appendMessage(user("hi"));
+		await expect(openSession(storage.reopen())).rejects.toBeInstanceOf(SessionLockedError);
+		const reader = await openSession(storage.reopen(), { lock: false });
+		expect(reader.entryCount).toBe(1);
+		await reader.close();
+		await session.close();
+		const next = await openSession(storage.reopen());
+		expect(next.entryCount).toBe(1);
+		await next.close();
+	});
+});
