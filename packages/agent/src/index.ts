@@ -27,6 +27,7 @@ export {
 } from "./compaction/compaction-summary-message.js";
 export {
 	CHARS_PER_TOKEN,
+	TOOL_CALL_TOKENS,
 	type ContextTokenEstimate,
 	type EstimateOptions,
 	estimateContextTokens,

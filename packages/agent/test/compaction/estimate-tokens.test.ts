@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type AgentMessage, estimateContextTokens, estimateMessageTokens, shouldCompact } from "../../src/index.js";
+import { type AgentMessage, estimateContextTokens, estimateMessageTokens, shouldCompact, TOOL_CALL_TOKENS } from "../../src/index.js";
 import { png } from "./images.js";
 import { assistant, call, chars, result, summary, tick, usage, user } from "./messages.js";
 
@@ -8,7 +8,13 @@ describe("estimateMessageTokens", () => {
 		expect(estimateMessageTokens(user(chars(400)))).toBe(100);
 		expect(estimateMessageTokens(assistant([{ type: "thinking", thinking: chars(40) }, { type: "text", text: chars(80) }]))).toBe(30);
 		const toolCall = call("c1", "bash", { command: chars(100) });
-		expect(estimateMessageTokens(assistant([toolCall]))).toBe(Math.ceil(("bash".length + JSON.stringify(toolCall.arguments).length) / 4));
+		expect(estimateMessageTokens(assistant([toolCall]))).toBe(Math.ceil(("bash".length + JSON.stringify(toolCall.arguments).length) / 4) + TOOL_CALL_TOKENS);
+	});
+
+	it("counts a CJK character as one token: four characters a token would miss most of them", () => {
+		expect(estimateMessageTokens(user("帮我算 3 + 4"))).toBe(3 + Math.ceil(" 3 + 4".length / 4));
+		expect(estimateMessageTokens(user("会話は保存して再開できます"))).toBe(13);
+		expect(estimateMessageTokens(user("대화를 저장합니다"))).toBe(8 + 1);
 	});
 
 	it("counts a large tool result by its text and its images by their pixels", () => {
