@@ -2,7 +2,8 @@
  * `pnpm bench` entry point: runs the six measurements of @pi/ai / @pi/agent-core against the
  * reference pi-ai / pi-agent-core in the same run, prints the markdown report and writes
  * RESULTS.md and results.json (or, with --quick, RESULTS-quick.md and results-quick.json, which
- * are not committed). `--only=cold,footprint,streaming,large-args,memory,agent` runs a subset.
+ * are not committed). `--only=cold,footprint,streaming,large-args,memory,agent,compaction` runs a
+ * subset. (Compaction is ours alone: the reference has no compaction in its agent core.)
  */
 import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
@@ -12,6 +13,7 @@ import { machineInfo } from "./lib/machine.js";
 import { renderMarkdown } from "./lib/report.js";
 import { measureAgentLoop } from "./sections/agent-loop.js";
 import { measureColdStart } from "./sections/cold-start.js";
+import { measureCompaction } from "./sections/compaction.js";
 import { measureFootprint, readJson } from "./sections/footprint.js";
 import { measureLargeArgs } from "./sections/large-args.js";
 import { measureMemory } from "./sections/memory.js";
@@ -25,8 +27,8 @@ const wants = (/** @type {string} */ name) => !only || only.has(name);
 
 /** Run counts and sizes. Full: ≥5 runs per cell except where the reference is too slow (said in the report). */
 const PLAN = quick
-	? { coldRounds: 2, streamRounds: 1, bytesPerRun: 500_000, warmupBytes: 100_000, largeRuns: 1, refRunsAt100k: 0, parserRuns: 2, memoryRuns: 1, refMemoryRuns: 1, memoryBytes: 10_000_000, turns: 100, agentRuns: 1, refRunsAt5000: 1 }
-	: { coldRounds: 5, streamRounds: 5, bytesPerRun: 4_000_000, warmupBytes: 1_000_000, largeRuns: 5, refRunsAt100k: 2, parserRuns: 11, memoryRuns: 5, refMemoryRuns: 3, memoryBytes: 50_000_000, turns: 1000, agentRuns: 5, refRunsAt5000: 2 };
+	? { coldRounds: 2, streamRounds: 1, bytesPerRun: 500_000, warmupBytes: 100_000, largeRuns: 1, refRunsAt100k: 0, parserRuns: 2, memoryRuns: 1, refMemoryRuns: 1, memoryBytes: 10_000_000, turns: 100, agentRuns: 1, refRunsAt5000: 1, compactionRuns: 3 }
+	: { coldRounds: 5, streamRounds: 5, bytesPerRun: 4_000_000, warmupBytes: 1_000_000, largeRuns: 5, refRunsAt100k: 2, parserRuns: 11, memoryRuns: 5, refMemoryRuns: 3, memoryBytes: 50_000_000, turns: 1000, agentRuns: 5, refRunsAt5000: 2, compactionRuns: 11 };
 
 const log = (/** @type {string} */ text) => process.stderr.write(`[bench] ${text}\n`);
 const started = Date.now();
@@ -92,6 +94,10 @@ await section("agent", async () => {
 	} finally {
 		await Promise.all([agentWorkers.ours.close(), agentWorkers.ref.close()]);
 	}
+});
+
+await section("compaction", async () => {
+	results.compaction = await measureCompaction({ runs: PLAN.compactionRuns, log });
 });
 
 results.totalSeconds = (Date.now() - started) / 1000;

@@ -54,8 +54,10 @@ export function usageContextTokens(usage: Usage): number {
  * {@link CHARS_PER_TOKEN} characters a token (a CJK character counts one token), plus
  * {@link TOOL_CALL_TOKENS} for each tool call's framing, images at the providers' rates (see
  * `estimateImageTokens`), a large tool result by its text. A custom message counts by its JSON
- * text (an overestimate when `convertToLlm` drops it). Messages are treated as immutable:
- * each one is measured once per API.
+ * text (an overestimate when `convertToLlm` drops it). Costs a scan of the message's text (for
+ * CJK characters) and one `JSON.stringify` of each tool call's arguments; nothing is cached (a
+ * cache keyed by message costs more than it saves, and the loop only estimates the messages
+ * after the last usage).
  *
  * @example
  * ```ts
@@ -63,17 +65,7 @@ export function usageContextTokens(usage: Usage): number {
  * ```
  */
 export function estimateMessageTokens(message: AgentMessage, api?: Api): number {
-	const key = api ?? "";
-	let perApi = cache.get(message);
-	const cached = perApi?.get(key);
-	if (cached !== undefined) return cached;
-	const tokens = measure(message, api);
-	if (!perApi) {
-		perApi = new Map();
-		cache.set(message, perApi);
-	}
-	perApi.set(key, tokens);
-	return tokens;
+	return measure(message, api);
 }
 
 /**
@@ -134,8 +126,6 @@ function isStale(messages: readonly AgentMessage[], index: number, timestamp: nu
 	}
 	return false;
 }
-
-const cache = new WeakMap<object, Map<string, number>>();
 
 function measure(message: AgentMessage, api: Api | undefined): number {
 	const candidate = message as { role?: unknown; content?: unknown };
@@ -199,13 +189,13 @@ class TextCount {
 }
 
 /** CJK ideographs, kana, hangul and full-width forms (U+2E80 to U+D7AF, U+F900 to U+FFEF). */
+const WIDE = /[\u2e80-\ud7af\uf900-\uffef]/;
+const WIDE_ALL = /[\u2e80-\ud7af\uf900-\uffef]/g;
+
+/** How many CJK characters `text` holds. A native scan first: most text has none. */
 function countWide(text: string): number {
-	let wide = 0;
-	for (let index = 0; index < text.length; index++) {
-		const code = text.charCodeAt(index);
-		if (code >= 0x2e80 && (code <= 0xd7af || (code >= 0xf900 && code <= 0xffef))) wide++;
-	}
-	return wide;
+	if (!WIDE.test(text)) return 0;
+	return text.match(WIDE_ALL)?.length ?? 0;
 }
 
 function textTokens(chars: number): number {
