@@ -8,8 +8,16 @@
  *
  * It uses a real provider when its key is set (see pickModel), and otherwise the built-in
  * scripted provider, so it always works offline.
+ *
+ * The conversation is kept in a session file, so a second run continues it ("resumed 4
+ * messages"): `PI_DEMO_SESSION` names the file (default: pi-demo/session.jsonl in the OS temp
+ * folder), and `--new` starts it over.
  */
+import { rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { Agent, type AgentEvent, type AgentTool } from "@pi/agent-core";
+import { openSessionFile } from "@pi/agent-core/node";
 import {
 	type AssistantMessageEvent,
 	fauxAssistantMessage,
@@ -146,20 +154,31 @@ function render(event: AgentEvent): void {
 async function main(): Promise<void> {
 	const { model, label } = pickModel();
 	console.log(bold(`Model: ${label}\n`));
-	const agent = new Agent({
-		initialState: {
-			systemPrompt: "You are a helpful assistant. Use the calculator tool for arithmetic, then answer briefly.",
-			model,
-			tools: [calculator],
-		},
-	});
-	agent.subscribe(render);
-	console.log(`${bold("user:")} 帮我算 3 + 4`);
-	await agent.prompt("帮我算 3 + 4");
-	console.log(`\n${bold("Transcript:")}`);
-	console.log(JSON.stringify(agent.state.messages, null, 2));
-	const last = agent.state.messages.at(-1);
-	if (last?.role === "assistant" && (last.stopReason === "error" || last.stopReason === "aborted")) process.exitCode = 1;
+	// The conversation lives in a session file: every message is on disk before the run goes on.
+	const sessionPath = process.env.PI_DEMO_SESSION || join(tmpdir(), "pi-demo", "session.jsonl");
+	if (process.argv.includes("--new")) rmSync(sessionPath, { force: true });
+	const session = await openSessionFile(sessionPath);
+	try {
+		const agent = new Agent({
+			session,
+			initialState: {
+				systemPrompt: "You are a helpful assistant. Use the calculator tool for arithmetic, then answer briefly.",
+				model,
+				tools: [calculator],
+			},
+		});
+		const resumed = agent.state.messages.length;
+		console.log(dim(resumed > 0 ? `resumed ${resumed} messages from ${sessionPath} (--new starts over)\n` : `new session ${sessionPath}\n`));
+		agent.subscribe(render);
+		console.log(`${bold("user:")} 帮我算 3 + 4`);
+		await agent.prompt("帮我算 3 + 4");
+		console.log(`\n${bold("Transcript:")}`);
+		console.log(JSON.stringify(agent.state.messages, null, 2));
+		const last = agent.state.messages.at(-1);
+		if (last?.role === "assistant" && (last.stopReason === "error" || last.stopReason === "aborted")) process.exitCode = 1;
+	} finally {
+		await session.close();
+	}
 }
 
 main().catch((error: unknown) => {

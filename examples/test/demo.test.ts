@@ -1,4 +1,7 @@
 import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -7,8 +10,16 @@ import { type ReplayServer, sseResponse, startReplayServer } from "@pi/ai/testin
 const run = promisify(execFile);
 const demo = fileURLToPath(new URL("../demo.ts", import.meta.url));
 
-/** Runs `pnpm demo`'s script with the given environment (no provider keys unless given). */
+const sessions = mkdtempSync(join(tmpdir(), "pi-demo-test-"));
+afterAll(() => rmSync(sessions, { recursive: true, force: true }));
+let sessionCount = 0;
+
+/**
+ * Runs `pnpm demo`'s script with the given environment (no provider keys unless given), on a
+ * fresh session file unless `PI_DEMO_SESSION` is given.
+ */
 async function runDemo(env: Record<string, string>) {
+	env = { PI_DEMO_SESSION: join(sessions, `session-${++sessionCount}.jsonl`), ...env };
 	const clean = Object.fromEntries(
 		Object.entries(process.env).filter(([key]) => !/_API_KEY$|^PI_|OPENAI_BASE_URL|_OAUTH_TOKEN$/.test(key)),
 	);
@@ -40,6 +51,17 @@ describe("pnpm demo", () => {
 		expect(transcript[2]).toMatchObject({ toolName: "calculator", content: [{ type: "text", text: "7" }], isError: false });
 		expect(transcript[3]).toMatchObject({ stopReason: "stop", usage: { cost: { total: 0 } } });
 	});
+
+	it("keeps its session in a file: a second run resumes it and continues the conversation", async () => {
+		const path = join(sessions, "resumed.jsonl");
+		const first = await runDemo({ PI_DEMO_SESSION: path });
+		expect(first.stdout).toContain(`new session ${path}`);
+		const second = await runDemo({ PI_DEMO_SESSION: path });
+		expect(second.stdout).toContain(`resumed 4 messages from ${path}`);
+		expect(second.stdout).toContain("3 + 4 = 7");
+		const transcript = JSON.parse(second.stdout.slice(second.stdout.indexOf("[\n")));
+		expect(transcript.map((m: { role: string }) => m.role)).toEqual(["user", "assistant", "toolResult", "assistant", "user", "assistant", "toolResult", "assistant"]);
+	}, 90_000); // two runs of the demo
 
 	it("uses an OpenAI-compatible server given by PI_BASE_URL, with no key", async () => {
 		server.enqueue(

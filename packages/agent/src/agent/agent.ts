@@ -4,7 +4,11 @@ import { emptyAssistantMessage } from "../loop/assistant-messages.js";
 import { defaultConvertToLlm } from "../loop/default-convert-to-llm.js";
 import { MessageQueue, type QueueMode, type SteeringMode } from "./message-queue.js";
 import { AgentStateStore } from "./agent-state-store.js";
-import { errorText } from "../loop/run-failure.js";
+import { errorText, RunFailure } from "../loop/run-failure.js";
+import type { Session } from "../session/session.js";
+import { interruptedToolResults } from "./interrupted-tool-calls.js";
+import { missingModelText, resumeFromSession } from "./resume-from-session.js";
+import { SessionRecorder } from "./session-recorder.js";
 import type {
 	AfterToolCallContext,
 	AfterToolCallResult,
@@ -54,6 +58,14 @@ export interface AgentOptions {
 	 * that overflowed it, retrying that call once). See docs/compaction.md.
 	 */
 	compaction?: AgentCompactionConfig;
+	/**
+	 * The session that keeps this agent's conversation (see docs/sessions.md). The agent starts
+	 * from it (messages, model, thinking level, system prompt; `initialState` overrides the
+	 * settings) and appends every message at its `message_end`, awaiting the append before the
+	 * run goes on; setting changes are appended before the next model call. A failed append
+	 * ends the run with an `error` message. `sessionId` defaults to the session's id.
+	 */
+	session?: Session;
 }
 
 /** One run of the agent: its abort controller and the interrupt of the reply in flight. */
@@ -103,6 +115,9 @@ export class Agent {
 	private activeRun: ActiveRun | undefined;
 	/** Runs not yet settled, including ones `reset()` detached. */
 	private readonly settling = new Set<Promise<void>>();
+	private readonly recorder: SessionRecorder | undefined;
+	/** The placeholder model of a resumed session whose model the catalog lacks. */
+	private readonly missingModel: { text: string; placeholder: Model<any> } | undefined;
 
 	convertToLlm: (messages: AgentMessage[]) => Message[] | Promise<Message[]>;
 	transformContext?: (messages: AgentMessage[], signal?: AbortSignal) => Promise<AgentMessage[]>;
@@ -126,7 +141,17 @@ export class Agent {
 	compaction?: AgentCompactionConfig;
 
 	constructor(options: AgentOptions = {}) {
-		this.store = new AgentStateStore(options.initialState, NO_MODEL);
+		const session = options.session;
+		if (session) {
+			const resumed = resumeFromSession(session, options.initialState);
+			this.store = new AgentStateStore(resumed.initial, NO_MODEL);
+			this.recorder = new SessionRecorder(session, resumed.recorded);
+			if (resumed.missingModel) {
+				this.missingModel = { text: missingModelText(session.id, resumed.missingModel.ref), placeholder: resumed.missingModel.placeholder };
+			}
+		} else {
+			this.store = new AgentStateStore(options.initialState, NO_MODEL);
+		}
 		this.steeringQueue = new MessageQueue(options.steeringMode ?? "one-at-a-time");
 		this.followUpQueue = new MessageQueue(options.followUpMode ?? "one-at-a-time");
 		this.convertToLlm = options.convertToLlm ?? defaultConvertToLlm;
@@ -137,7 +162,7 @@ export class Agent {
 		this.beforeToolCall = options.beforeToolCall;
 		this.afterToolCall = options.afterToolCall;
 		this.shouldStopAfterTurn = options.shouldStopAfterTurn;
-		this.sessionId = options.sessionId;
+		this.sessionId = options.sessionId ?? session?.id;
 		this.thinkingBudgets = options.thinkingBudgets;
 		this.maxRetryDelayMs = options.maxRetryDelayMs;
 		this.toolExecution = options.toolExecution ?? "parallel";
@@ -155,6 +180,11 @@ export class Agent {
 			const index = this.listeners.indexOf(listener);
 			if (index >= 0) this.listeners.splice(index, 1);
 		};
+	}
+
+	/** The session this agent persists to, if it was given one. */
+	get session(): Session | undefined {
+		return this.recorder?.session;
 	}
 
 	/** The agent's state. Assigning `tools` or `messages` copies the array. */
@@ -254,7 +284,8 @@ export class Agent {
 				: Array.isArray(input)
 					? input
 					: [input];
-		await this.start(messages, false);
+		// Tool calls a crash cut off get their one result before anything else happens.
+		await this.start([...interruptedToolResults(this.store.messages), ...messages], false);
 	}
 
 	/**
@@ -267,6 +298,9 @@ export class Agent {
 		const messages = this.store.messages;
 		const last = messages[messages.length - 1];
 		if (!last) throw new Error("No messages to continue from");
+		// A transcript that a crash cut off while tools ran: give each call its result, then go on.
+		const interrupted = interruptedToolResults(messages);
+		if (interrupted.length > 0) return this.start(interrupted, false);
 		if (last.role === "assistant") {
 			const steering = this.steeringQueue.drain();
 			if (steering.length > 0) return this.start(steering, false, true);
@@ -351,6 +385,15 @@ export class Agent {
 		if (active !== this.activeRun) return;
 		this.store.apply(event);
 		let failure: { error: unknown } | undefined;
+		// The session first: a message is stored before any listener hears of its end, and before
+		// the run goes on (the loop awaits this sink).
+		if (this.recorder) {
+			try {
+				await this.record(event);
+			} catch (error) {
+				failure = { error: error instanceof RunFailure ? error : new RunFailure("session append", error) };
+			}
+		}
 		for (const listener of this.listeners.slice()) {
 			try {
 				await listener(event, active.controller.signal);
@@ -362,6 +405,18 @@ export class Agent {
 		// Nothing can follow agent_end; the failure is only recorded.
 		if (event.type === "agent_end") this.store.errorMessage = `event listener failed: ${errorText(failure.error)}`;
 		throw failure.error;
+	}
+
+	/** What the session hears of an event: settings at the run's start, messages at their end. */
+	private async record(event: AgentEvent): Promise<void> {
+		const recorder = this.recorder as SessionRecorder;
+		if (event.type === "agent_start") {
+			if (this.missingModel && this.store.model === this.missingModel.placeholder) throw new RunFailure("resume", new Error(this.missingModel.text));
+			const model = this.store.model === NO_MODEL ? undefined : this.store.model;
+			await recorder.recordSettings(this.store.messages, { model, thinkingLevel: this.store.thinkingLevel, systemPrompt: this.store.systemPrompt });
+		} else if (event.type === "message_end") {
+			await recorder.persist(this.store.messages);
+		}
 	}
 
 	private finishRun(active: ActiveRun): void {
