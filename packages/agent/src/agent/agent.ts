@@ -407,7 +407,10 @@ export class Agent {
 		throw failure.error;
 	}
 
-	/** What the session hears of an event: settings at the run's start, messages at their end. */
+	/**
+	 * What the session hears of an event: settings at the run's start, messages at their end, a
+	 * `compaction` entry at a compaction's end.
+	 */
 	private async record(event: AgentEvent): Promise<void> {
 		const recorder = this.recorder as SessionRecorder;
 		if (event.type === "agent_start") {
@@ -416,6 +419,8 @@ export class Agent {
 			await recorder.recordSettings(this.store.messages, { model, thinkingLevel: this.store.thinkingLevel, systemPrompt: this.store.systemPrompt });
 		} else if (event.type === "message_end") {
 			await recorder.persist(this.store.messages);
+		} else if (event.type === "compaction_end" && event.messages) {
+			await recorder.recordCompaction(event.messages, event.tokensBefore);
 		}
 	}
 

@@ -1,7 +1,7 @@
 import type { Model } from "@pi/ai";
 import type { Session } from "../session/session.js";
 import type { SessionEntryInput, SessionModelRef } from "../session/session-entry.js";
-import type { AgentMessage, ThinkingLevel } from "../types.js";
+import type { AgentMessage, CompactionSummaryMessage, ThinkingLevel } from "../types.js";
 
 /** The settings an agent records in its session. */
 export interface RecordedSettings {
@@ -87,6 +87,26 @@ export class SessionRecorder {
 	}
 
 	/**
+	 * Appends the `compaction` entry of a compaction whose transcript is now `messages` (its
+	 * summary first, then the kept messages, all stored already), under the last kept message:
+	 * at the leaf, or, after an overflow whose reply the compaction left out, as a sibling of
+	 * that reply (which stays in the log). The summary message then takes the entry's timestamp,
+	 * so that the transcript equals what `buildContext()` rebuilds from the session.
+	 */
+	async recordCompaction(messages: readonly AgentMessage[], tokensBefore: number): Promise<void> {
+		const summary = messages[0] as CompactionSummaryMessage;
+		const firstKept = messages[1];
+		const firstKeptEntryId = firstKept ? this.entryIds.get(firstKept as object) : undefined;
+		if (!isCompactionSummary(summary) || firstKeptEntryId === undefined) {
+			throw new Error("the compacted transcript's first kept message is not in the session");
+		}
+		const parentId = this.parentFor(messages);
+		if (parentId !== this.session.leafId) this.recorded = this.settingsAt(parentId);
+		const [entry] = await this.session.append([{ type: "compaction", summary: summary.summary, firstKeptEntryId, tokensBefore }], { parentId });
+		if (entry) summary.timestamp = entry.timestamp;
+	}
+
+	/**
 	 * Where the transcript's next entry attaches: at the session's leaf when the transcript's
 	 * last stored message is the leaf's latest message (settings entries may follow it), else
 	 * under that message's entry (the transcript took another branch), or as a new root when
@@ -133,6 +153,6 @@ export class SessionRecorder {
 	}
 }
 
-function isCompactionSummary(message: AgentMessage): boolean {
+function isCompactionSummary(message: AgentMessage): message is CompactionSummaryMessage {
 	return (message as { role?: unknown }).role === "compactionSummary";
 }
