@@ -1,8 +1,9 @@
 /**
  * `estimateContextTokens` and `findCutPoint` of @pi/agent-core on long transcripts (user turns,
- * replies with tool calls, tool results of 200–4,000 characters, an image now and then), built
- * fresh for every run so that nothing is cached from the run before. argv: runs, then sizes in
- * messages. Prints one JSON line with the per-run times in milliseconds.
+ * replies with tool calls, tool results of 200–4,000 characters, an image now and then), made
+ * through JSON as if read from a session file. argv: runs, then sizes in
+ * messages. Prints one JSON line with the per-run wall and CPU times in milliseconds per call
+ * (CPU: the process's user + system time, GC threads included; steadier on a shared machine).
  *
  * estimateContextTokens is measured with no usage in the transcript (every message estimated:
  * its worst case); findCutPoint keeps 20,000 tokens, the default.
@@ -38,29 +39,46 @@ function transcript(size) {
 	return JSON.parse(JSON.stringify(messages.slice(0, size)));
 }
 
-/** @type {Record<string, { estimateMs: number[], cutMs: number[], tokens: number, firstKeptIndex: number }>} */
+/**
+ * Times `fn` on `inputs` and returns the milliseconds per call, wall and CPU. Every sample touches
+ * 10,000 messages in all (ten transcripts of 1,000, or one of 10,000), so that both sizes run with
+ * the same memory traffic and the comparison shows the algorithm.
+ */
+function timePerCall(inputs, fn) {
+	globalThis.gc?.();
+	const cpu0 = process.cpuUsage();
+	const t0 = process.hrtime.bigint();
+	let last;
+	for (const input of inputs) last = fn(input);
+	const wallMs = Number(process.hrtime.bigint() - t0) / 1e6 / inputs.length;
+	const cpu = process.cpuUsage(cpu0);
+	return { ms: wallMs, cpuMs: (cpu.user + cpu.system) / 1e3 / inputs.length, last };
+}
+
+/** @type {Record<string, { estimateMs: number[], cutMs: number[], estimateCpuMs: number[], cutCpuMs: number[], tokens: number, firstKeptIndex: number }>} */
 const results = {};
-for (const size of sizeArgs.map(Number)) {
-	const entry = { estimateMs: [], cutMs: [], tokens: 0, firstKeptIndex: 0 };
-	// One untimed run first, so both functions run optimised code.
-	for (let run = -1; run < runs; run++) {
-		const forEstimate = transcript(size);
-		const forCut = transcript(size);
-		globalThis.gc?.();
-		let t0 = process.hrtime.bigint();
-		const estimate = estimateContextTokens(forEstimate);
-		const estimateMs = Number(process.hrtime.bigint() - t0) / 1e6;
-		globalThis.gc?.();
-		t0 = process.hrtime.bigint();
-		const cut = findCutPoint(forCut, 20_000);
-		const cutMs = Number(process.hrtime.bigint() - t0) / 1e6;
+const sizes = sizeArgs.map(Number);
+const largest = Math.max(...sizes);
+// Built once: neither function caches anything between calls, so the inputs can be reused, and
+// no garbage from building them is swept while a sample runs.
+const inputs = new Map(sizes.map((size) => [size, Array.from({ length: Math.max(1, Math.round(largest / size)) }, () => transcript(size))]));
+for (const size of sizes) results[String(size)] = { estimateMs: [], cutMs: [], estimateCpuMs: [], cutCpuMs: [], tokens: 0, firstKeptIndex: 0 };
+// Sizes take turns within each run, so that a slow spell of the machine hits both; two untimed
+// runs first, so that both functions run optimised code.
+for (let run = -2; run < runs; run++) {
+	for (const size of run % 2 === 0 ? sizes : [...sizes].reverse()) {
+		const entry = results[String(size)];
+		const list = inputs.get(size);
+		const estimate = timePerCall(list, (messages) => estimateContextTokens(messages));
+		const cut = timePerCall(list, (messages) => findCutPoint(messages, 20_000));
 		if (run >= 0) {
-			entry.estimateMs.push(estimateMs);
-			entry.cutMs.push(cutMs);
+			entry.estimateMs.push(estimate.ms);
+			entry.cutMs.push(cut.ms);
+			entry.estimateCpuMs.push(estimate.cpuMs);
+			entry.cutCpuMs.push(cut.cpuMs);
 		}
-		entry.tokens = estimate.tokens;
-		entry.firstKeptIndex = cut.firstKeptIndex;
+		entry.tokens = estimate.last.tokens;
+		entry.firstKeptIndex = cut.last.firstKeptIndex;
 	}
-	results[String(size)] = entry;
 }
 console.log(JSON.stringify(results));

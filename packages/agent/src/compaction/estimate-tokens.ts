@@ -129,18 +129,25 @@ function isStale(messages: readonly AgentMessage[], index: number, timestamp: nu
 
 function measure(message: AgentMessage, api: Api | undefined): number {
 	const candidate = message as { role?: unknown; content?: unknown };
-	const text = new TextCount();
+	// Characters other than CJK, CJK characters, and tokens counted as such (images, framing).
+	let chars = 0;
+	let wide = 0;
 	let fixed = 0;
+	const add = (text: string) => {
+		const count = countWide(text);
+		wide += count;
+		chars += text.length - count;
+	};
 	switch (candidate.role) {
 		case "toolResult":
-			text.add((message as { toolName: string }).toolName);
+			add((message as { toolName: string }).toolName);
 		// falls through: a tool result's content is like a user message's
 		case "user": {
 			const content = candidate.content as string | (TextContent | ImageContent)[] | undefined;
-			if (typeof content === "string") text.add(content);
+			if (typeof content === "string") add(content);
 			else if (Array.isArray(content)) {
 				for (const block of content) {
-					if (block.type === "text") text.add(block.text);
+					if (block.type === "text") add(block.text);
 					else if (block.type === "image") fixed += estimateImageTokens(block, api);
 				}
 			}
@@ -148,44 +155,24 @@ function measure(message: AgentMessage, api: Api | undefined): number {
 		}
 		case "assistant":
 			for (const block of (message as AssistantMessage).content) {
-				if (block.type === "text") text.add(block.text);
-				else if (block.type === "thinking") text.add(block.thinking);
+				if (block.type === "text") add(block.text);
+				else if (block.type === "thinking") add(block.thinking);
 				else if (block.type === "toolCall") {
-					text.add(block.name);
-					text.addLength(jsonLength(block.arguments));
+					add(block.name);
+					chars += jsonLength(block.arguments);
 					fixed += TOOL_CALL_TOKENS;
 				}
 			}
 			break;
 		case "compactionSummary":
-			text.add(COMPACTION_SUMMARY_PREFIX);
-			text.add(String((message as { summary?: unknown }).summary ?? ""));
-			text.addLength(24); // the <summary> tags and line breaks
+			add(COMPACTION_SUMMARY_PREFIX);
+			add(String((message as { summary?: unknown }).summary ?? ""));
+			chars += 24; // the <summary> tags and line breaks
 			break;
 		default:
-			text.addLength(jsonLength(message));
+			chars += jsonLength(message);
 	}
-	return text.tokens() + fixed;
-}
-
-/** Counts text as tokens: CJK characters one each, everything else {@link CHARS_PER_TOKEN} a token. */
-class TextCount {
-	private other = 0;
-	private wide = 0;
-
-	add(text: string): void {
-		const wide = countWide(text);
-		this.wide += wide;
-		this.other += text.length - wide;
-	}
-
-	addLength(chars: number): void {
-		this.other += chars;
-	}
-
-	tokens(): number {
-		return Math.ceil(this.other / CHARS_PER_TOKEN) + this.wide;
-	}
+	return Math.ceil(chars / CHARS_PER_TOKEN) + wide + fixed;
 }
 
 /** CJK ideographs, kana, hangul and full-width forms (U+2E80 to U+D7AF, U+F900 to U+FFEF). */

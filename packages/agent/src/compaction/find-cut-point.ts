@@ -33,7 +33,8 @@ const USER_CUT_SLACK = 2;
  * - A previous `compactionSummary` is never kept: the cut comes after it, with at least one
  *   message between them to summarise.
  *
- * Costs one pass over the messages after the last summary.
+ * Walks back from the newest message only as far as the cut (plus the turn it falls in), so its
+ * cost grows with `keepRecentTokens`, not with the transcript, besides finding the last summary.
  *
  * @example
  * ```ts
@@ -56,7 +57,7 @@ export function findCutPoint(messages: readonly AgentMessage[], keepRecentTokens
 	const minCut = start + 1;
 	if (minCut >= count) return none;
 
-	const safe = safeCuts(messages, start);
+	const safety = new SafeCuts(messages, start);
 
 	// The budget index: the newest index whose suffix holds at least keepRecentTokens.
 	const budget = Math.max(0, keepRecentTokens);
@@ -74,7 +75,7 @@ export function findCutPoint(messages: readonly AgentMessage[], keepRecentTokens
 	// The newest safe cut at or before the budget index.
 	let safeIndex = -1;
 	for (let index = budgetIndex; index >= minCut; index--) {
-		if (safe[index - start]) {
+		if (safety.isSafe(index)) {
 			safeIndex = index;
 			break;
 		}
@@ -86,7 +87,7 @@ export function findCutPoint(messages: readonly AgentMessage[], keepRecentTokens
 	for (let index = budgetIndex; index >= start; index--) {
 		if (index < budgetIndex) keptFrom += estimateMessageTokens(messages[index] as AgentMessage, options.api);
 		if (roleOf(messages[index]) !== "user") continue;
-		if (index >= minCut && safe[index - start] && keptFrom <= budget * USER_CUT_SLACK) {
+		if (index >= minCut && keptFrom <= budget * USER_CUT_SLACK && safety.isSafe(index)) {
 			return { firstKeptIndex: index, turnStartIndex: index, splitTurn: false };
 		}
 		// The turn starts here: the cut splits it.
@@ -97,34 +98,74 @@ export function findCutPoint(messages: readonly AgentMessage[], keepRecentTokens
 }
 
 /**
- * `safe[i - start]` is true when cutting before message `i` separates no tool call from its
- * result: no result at or after `i` answers a call before `i`, and message `i` is not a result.
+ * Tells which cuts separate no tool call from its result, walking back from the newest message
+ * only as far as asked. The cut before message `i` is safe when message `i` is not a result and
+ * every result at or after `i` has its call at or after `i` (results follow their calls, so then
+ * every kept call keeps its result too). A result answers the newest call with its id before it.
+ * A result with no call after the last summary (an orphan) blocks no cut.
+ *
+ * Cost: one step per message walked, plus, at a cut inside a call's results, a look back to that
+ * call (a few messages); an orphan costs one look back to the start, once.
  */
-function safeCuts(messages: readonly AgentMessage[], start: number): boolean[] {
-	const length = messages.length - start;
-	// crossing[k] counts call→result spans that cover the cut before message start + k.
-	const crossing = new Int32Array(length + 1);
-	const callOwner = new Map<string, number>();
-	for (let index = start; index < messages.length; index++) {
-		const message = messages[index] as AgentMessage;
+class SafeCuts {
+	/** Results at or after `next` whose call is not at or after `next` yet: id → how many. */
+	private readonly open = new Map<string, number>();
+	private openCount = 0;
+	/** The lowest index walked so far. */
+	private next: number;
+	private readonly verdicts = new Map<number, boolean>();
+
+	constructor(
+		private readonly messages: readonly AgentMessage[],
+		private readonly start: number,
+	) {
+		this.next = messages.length;
+	}
+
+	isSafe(index: number): boolean {
+		while (this.next > index) {
+			this.next--;
+			this.step(this.next);
+			this.verdicts.set(this.next, this.judge(this.next));
+		}
+		return this.verdicts.get(index) ?? false;
+	}
+
+	/** Takes message `index` into the walked part. */
+	private step(index: number): void {
+		const message = this.messages[index] as AgentMessage;
 		const role = roleOf(message);
-		if (role === "assistant") {
-			for (const block of (message as AssistantMessage).content) if (block.type === "toolCall") callOwner.set(block.id, index);
-		} else if (role === "toolResult") {
-			const owner = callOwner.get((message as ToolResultMessage).toolCallId);
-			if (owner !== undefined && owner < index) {
-				crossing[owner + 1 - start] = (crossing[owner + 1 - start] ?? 0) + 1;
-				crossing[index + 1 - start] = (crossing[index + 1 - start] ?? 0) - 1;
+		if (role === "toolResult") {
+			const id = (message as ToolResultMessage).toolCallId;
+			this.open.set(id, (this.open.get(id) ?? 0) + 1);
+			this.openCount++;
+		} else if (role === "assistant" && this.openCount > 0) {
+			for (const block of (message as AssistantMessage).content) {
+				if (block.type !== "toolCall") continue;
+				const pending = this.open.get(block.id);
+				if (!pending) continue;
+				// This call answers the results with its id after it.
+				this.open.delete(block.id);
+				this.openCount -= pending;
 			}
 		}
 	}
-	const safe = new Array<boolean>(length);
-	let open = 0;
-	for (let offset = 0; offset < length; offset++) {
-		open += crossing[offset] ?? 0;
-		safe[offset] = open === 0 && roleOf(messages[start + offset]) !== "toolResult";
+
+	/** Whether the cut before `index` is safe, `index` being the lowest index walked. */
+	private judge(index: number): boolean {
+		if (roleOf(this.messages[index]) === "toolResult") return false;
+		if (this.openCount === 0) return true;
+		// Some kept result is still open: the cut is unsafe if its call comes before it.
+		for (let earlier = index - 1; earlier >= this.start; earlier--) {
+			const message = this.messages[earlier] as AgentMessage;
+			if (roleOf(message) !== "assistant") continue;
+			for (const block of (message as AssistantMessage).content) if (block.type === "toolCall" && this.open.has(block.id)) return false;
+		}
+		// None of them has a call: orphans, which block no cut now or later.
+		this.open.clear();
+		this.openCount = 0;
+		return true;
 	}
-	return safe;
 }
 
 function roleOf(message: AgentMessage | undefined): unknown {

@@ -38,6 +38,18 @@ describe("findCutPoint", () => {
 		}
 	});
 
+	it("never separates a call from a result that comes after other messages (a custom message in between)", () => {
+		const notice = { role: "notification", text: "running…", timestamp: 1 } as unknown as AgentMessage;
+		const messages: AgentMessage[] = [user(T100), assistant(T100), user("go"), assistant([call("slow")]), notice, notice, assistant(T100), result("slow", T100), assistant(T100)];
+		for (let budget = 1; budget <= 400; budget += 3) {
+			const { firstKeptIndex } = findCutPoint(messages, budget);
+			// Cutting at 4, 5 or 6 would keep the result without its call.
+			expect([4, 5, 6, 7], `budget ${budget}`).not.toContain(firstKeptIndex);
+		}
+		// The newest safe cut is at the call itself (a split turn: the user message is beyond twice the budget).
+		expect(findCutPoint(messages, 150)).toEqual({ firstKeptIndex: 3, turnStartIndex: 2, splitTurn: true });
+	});
+
 	it("splits a turn too large to keep whole, marking the turn's start", () => {
 		// One user request, then a long tool loop of 20 steps of 200 tokens each.
 		const messages: AgentMessage[] = [user(T100), assistant(T100), user("refactor the parser")];
