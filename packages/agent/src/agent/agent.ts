@@ -18,6 +18,7 @@ import type {
 	AgentMessage,
 	AgentState,
 	BeforeToolCallContext,
+	CompactionSummaryMessage,
 	BeforeToolCallResult,
 	ShouldStopAfterTurnContext,
 	StreamFn,
@@ -420,7 +421,12 @@ export class Agent {
 		} else if (event.type === "message_end") {
 			await recorder.persist(this.store.messages);
 		} else if (event.type === "compaction_end" && event.messages) {
-			await recorder.recordCompaction(event.messages, event.tokensBefore);
+			// The entry goes under the last kept message: after an overflow, beside the dropped reply.
+			const summary = event.messages[0] as CompactionSummaryMessage;
+			const id = await recorder.recordCompaction({ summary: summary.summary, firstKept: event.messages[1], tokensBefore: event.tokensBefore }, event.messages);
+			// The summary takes the entry's timestamp: the transcript then equals what buildContext() rebuilds.
+			const entry = recorder.session.getEntry(id);
+			if (entry) summary.timestamp = entry.timestamp;
 		}
 	}
 

@@ -87,23 +87,17 @@ export class SessionRecorder {
 	}
 
 	/**
-	 * Appends the `compaction` entry of a compaction whose transcript is now `messages` (its
-	 * summary first, then the kept messages, all stored already), under the last kept message:
-	 * at the leaf, or, after an overflow whose reply the compaction left out, as a sibling of
-	 * that reply (which stays in the log). The summary message then takes the entry's timestamp,
-	 * so that the transcript equals what `buildContext()` rebuilds from the session.
+	 * Records a compaction the agent made: appends a `compaction` entry at the end of the
+	 * transcript's path, whose `firstKeptEntryId` is the entry of `firstKept` (the first message
+	 * the compacted transcript keeps after its summary; empty when it keeps none). The
+	 * compaction's summary message then stands for that entry. Call it on `compaction_end`.
 	 */
-	async recordCompaction(messages: readonly AgentMessage[], tokensBefore: number): Promise<void> {
-		const summary = messages[0] as CompactionSummaryMessage;
-		const firstKept = messages[1];
-		const firstKeptEntryId = firstKept ? this.entryIds.get(firstKept as object) : undefined;
-		if (!isCompactionSummary(summary) || firstKeptEntryId === undefined) {
-			throw new Error("the compacted transcript's first kept message is not in the session");
-		}
-		const parentId = this.parentFor(messages);
-		if (parentId !== this.session.leafId) this.recorded = this.settingsAt(parentId);
-		const [entry] = await this.session.append([{ type: "compaction", summary: summary.summary, firstKeptEntryId, tokensBefore }], { parentId });
-		if (entry) summary.timestamp = entry.timestamp;
+	async recordCompaction(compaction: { summary: string; firstKept: AgentMessage | undefined; tokensBefore: number; details?: unknown }, messagesBefore: readonly AgentMessage[]): Promise<string> {
+		const firstKeptEntryId = compaction.firstKept ? (this.entryIds.get(compaction.firstKept as object) ?? "") : "";
+		const input: SessionEntryInput = { type: "compaction", summary: compaction.summary, firstKeptEntryId, tokensBefore: compaction.tokensBefore };
+		if (compaction.details !== undefined) input.details = compaction.details;
+		const [entry] = await this.session.append([input], { parentId: this.parentFor(messagesBefore) });
+		return (entry as { id: string }).id;
 	}
 
 	/**

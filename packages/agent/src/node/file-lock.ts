@@ -46,10 +46,16 @@ export async function acquireFileLock(lockPath: string, source: string): Promise
 			const current = await readLock(lockPath);
 			if (current === "missing") continue; // released in between: try again
 			if (current !== "unreadable" && isLive(current)) throw new SessionLockedError(source, describe(current));
-			if (attempt >= 5) throw new SessionLockedError(source, { description: `an unreadable lock file ${lockPath}` });
+			if (attempt >= 5) {
+				// Still stale after several takeovers: another process keeps winning the takeover.
+				const who = current === "unreadable" ? `an unreadable lock file ${lockPath}` : `${describe(current).description}, whose lock another process is taking over`;
+				throw new SessionLockedError(source, current === "unreadable" ? { description: who } : { ...describe(current), description: who });
+			}
 			await takeOver(lockPath, current, temporary);
 			const now = await readLock(lockPath);
 			if (typeof now === "object" && now.token === record.token) break;
+			// Someone else is taking over: give them a moment before looking again.
+			await new Promise((resolve) => setTimeout(resolve, 10 * (attempt + 1)));
 		}
 	} finally {
 		await unlink(temporary).catch(() => {});

@@ -392,7 +392,9 @@ export class Session {
 		const fresh = new Set<string>();
 		const entries: SessionEntry[] = [];
 		for (const [index, input] of inputs.entries()) {
-			const entry = { ...input, id: this.freshId(fresh), parentId: parent, timestamp } as SessionEntry;
+			// The pinned line order: type, id, parentId, timestamp, then the entry's own fields.
+			const { type, ...fields } = input;
+			const entry = { type, id: this.freshId(fresh), parentId: parent, timestamp, ...fields } as SessionEntry;
 			const problem = entryShapeProblem(entry);
 			if (problem) throw new TypeError(`Session ${this.id}: cannot append entry ${index}: ${problem}`);
 			if (entry.type === "label" && !this.nodes.has(entry.targetId) && !fresh.has(entry.targetId)) {

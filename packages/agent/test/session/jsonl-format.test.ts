@@ -21,7 +21,10 @@ describe("the JSONL session file", () => {
 		const lines = text.slice(0, -1).split("\n").map((line) => JSON.parse(line));
 		expect(lines[0]).toEqual({ type: "session", version: 1, id: session.id, timestamp: expect.any(Number) });
 		expect(Object.keys(lines[0])).toEqual(["type", "version", "id", "timestamp"]);
-		expect(lines[1]).toEqual({ type: "message", message: { role: "user", content: "hi", timestamp: 1 }, id: first.id, parentId: null, timestamp: expect.any(Number) });
+		expect(lines[1]).toEqual({ type: "message", id: first.id, parentId: null, timestamp: expect.any(Number), message: { role: "user", content: "hi", timestamp: 1 } });
+		// The pinned order of a line: type, id, parentId, timestamp, then the entry's fields.
+		expect(Object.keys(lines[1])).toEqual(["type", "id", "parentId", "timestamp", "message"]);
+		expect(Object.keys(lines[2])).toEqual(["type", "id", "parentId", "timestamp", "provider", "modelId"]);
 		expect(lines.slice(1).map((line) => line.type)).toEqual(["message", "model_change", "thinking_level_change", "message"]);
 		for (const line of lines.slice(2)) expect(line.parentId).toBe(lines[lines.indexOf(line) - 1].id);
 	});

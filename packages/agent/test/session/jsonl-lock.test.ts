@@ -65,3 +65,47 @@ describe("one writer per session file", { timeout: 60_000 }, () => {
 		expect(existsSync(`${path}.lock`)).toBe(false);
 	});
 });
+
+describe("taking over a dead process's lock", { timeout: 60_000 }, () => {
+	it("when several openers race for the same stale lock, exactly one wins and the others are refused", async () => {
+		const path = tempSessionPath();
+		const gone = spawnSync(process.execPath, ["-e", "0"]).pid as number;
+		writeFileSync(`${path}.lock`, JSON.stringify({ pid: gone, hostname: hostname(), since: "2026-01-01T00:00:00.000Z", token: "stale" }));
+		// Separate storages in one process would be refused by the in-process table at once; the
+		// race that matters is between processes, so each opener is a child process.
+		// Each child loads, says "ready", opens on "go" (all at once), reports, and exits on "exit".
+		const script = `import { openSessionFile } from "@pi/agent-core/node";
+import { createInterface } from "node:readline";
+const lines = createInterface({ input: process.stdin })[Symbol.asyncIterator]();
+process.stdout.write("ready\\n");
+await lines.next();
+let session;
+try { session = await openSessionFile(${JSON.stringify(path)}); process.stdout.write("won\\n"); }
+catch (e) { process.stdout.write(e.name + "\\n"); }
+await lines.next();
+await session?.close();
+process.exit(0);`;
+		const { spawn } = await import("node:child_process");
+		const children = Array.from({ length: 4 }, () => {
+			const child = spawn(process.execPath, ["--import", "tsx", "--conditions=development", "--input-type=module", "-e", script], { cwd: new URL("../..", import.meta.url) });
+			const lines: string[] = [];
+			const waiters: (() => void)[] = [];
+			child.stdout.on("data", (chunk: Buffer) => {
+				lines.push(...chunk.toString().split("\n").filter(Boolean));
+				for (const wake of waiters.splice(0)) wake();
+			});
+			const nextLine = async (count: number) => {
+				while (lines.length < count) await new Promise<void>((resolve) => waiters.push(resolve));
+				return lines[count - 1] as string;
+			};
+			return { child, nextLine };
+		});
+		await Promise.all(children.map((c) => c.nextLine(1)));
+		for (const { child } of children) child.stdin.write("go\n");
+		const outcomes = await Promise.all(children.map((c) => c.nextLine(2)));
+		for (const { child } of children) child.stdin.write("exit\n");
+		await Promise.all(children.map(({ child }) => exited(child)));
+		expect(outcomes.filter((o) => o === "won").length).toBe(1);
+		expect(outcomes.filter((o) => o === "SessionLockedError").length).toBe(3);
+	});
+});
