@@ -197,9 +197,9 @@ describe("compaction keeps every transcript sendable, over up to 30 compactions 
 					if (compactions > 0) expect(transcript[0]?.role).toBe("compactionSummary");
 				},
 			),
-			{ numRuns: 40 },
+			{ numRuns: 25 },
 		);
-	});
+	}, 180_000);
 
 	it("exactly 30 compactions in a row when each round adds more than the budget", async () => {
 		const bigTurn = turn.map((plan) => ({ ...plan, userText: `${plan.userText} ${"word ".repeat(400)}` }));
@@ -223,7 +223,7 @@ describe("compaction keeps every transcript sendable, over up to 30 compactions 
 			}),
 			{ numRuns: 8 },
 		);
-	});
+	}, 120_000);
 
 	it("the uncompacted generated sessions are sendable too (the generator makes valid transcripts)", async () => {
 		await fc.assert(
@@ -232,5 +232,5 @@ describe("compaction keeps every transcript sendable, over up to 30 compactions 
 			}),
 			{ numRuns: 40 },
 		);
-	});
+	}, 120_000);
 });
