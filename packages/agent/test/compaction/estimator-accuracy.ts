@@ -94,7 +94,8 @@ function random(seed: number): () => number {
 
 /**
  * Real text to build sessions from, taken from this repository: prose from docs/, code from the
- * packages' sources, JSON from its JSON files (benchmark results, package manifests). The
+ * packages' sources, JSON from its committed JSON files (benchmark results, package manifests and
+ * tsconfigs; never the test reports a running `pnpm test` writes, so the material stays fixed). The
  * captures' payloads are not used: most of their bytes are encrypted reasoning and signatures,
  * which tokenize at 1.5 to 2 characters a token, unlike usual tool output. Chinese comes from a fixed list
  * of common characters (the repository holds little Chinese).
@@ -122,7 +123,7 @@ function loadMaterial(): Material {
 		walk(join(root, folder));
 		return texts.join("\n");
 	};
-	material = { prose: read("docs", /\.md$/).replace(/```[\s\S]*?```/g, ""), code: read("packages", /\.ts$/), json: read("bench", /\.json$/) + read("packages", /\.json$/) };
+	material = { prose: read("docs", /\.md$/).replace(/```[\s\S]*?```/g, ""), code: read("packages", /\.ts$/), json: read("bench", /^results\.json$/) + read("packages", /^(package|tsconfig[\w.]*)\.json$/) };
 	return material;
 }
 
