@@ -72,6 +72,23 @@ export function judgeGoals(r) {
 			met: l.parserGrowth1MTo10M <= 12,
 		});
 	}
+	if (r.cliStart) {
+		const c = r.cliStart;
+		goals.push({
+			goal: "CLI start-up: `pi-ai --help` and `pi-ai models` within 80 ms of bare Node",
+			figure: `--help +${fmt(c.help.median)} ms, models +${fmt(c.models.median)} ms over bare node (${fmt(c.bareNodeMs.median)} ms); CPU +${fmt(c.helpCpu.median)} ms and +${fmt(c.modelsCpu.median)} ms`,
+			met: c.help.median <= 80 && c.models.median <= 80,
+		});
+	}
+	if (r.cassetteReplay) {
+		const c = r.cassetteReplay;
+		const ratio = c.cassette.cpuMs.median / c.plain.cpuMs.median;
+		goals.push({
+			goal: "Test kit: replaying a cassette costs no more than the same bytes from the plain replay server (CPU ≤1.10×, noise margin)",
+			figure: `${fmt(c.cassette.cpuMs.median)} vs ${fmt(c.plain.cpuMs.median)} CPU ms per ${fmt(c.mb)} MB (${fmt(ratio)}×)`,
+			met: ratio <= 1.1,
+		});
+	}
 	if (r.compaction) {
 		const c = r.compaction;
 		const at = (/** @type {number} */ size) => c.rows.find((/** @type {any} */ row) => row.messages === size);
@@ -212,6 +229,32 @@ export function renderMarkdown(r) {
 		}
 		line();
 		line(`Growth from ${fmt(a.rows[0]?.earlier)} to ${fmt(a.rows[a.rows.length - 1]?.earlier)} earlier messages: ours ${fmt(a.oursGrowth)}×, reference ${fmt(a.refGrowth)}×.`);
+		line();
+	}
+	if (r.cliStart) {
+		const c = r.cliStart;
+		line(`## 8. CLI start-up (${c.help.runs} rounds)`);
+		line();
+		line("Wall time of the built `pi-ai` (`node packages/cli/dist/bin.js …`, as the installed binary runs) minus a bare `node -e 0` started right before it, with an empty config folder and output to a pipe. `--help` loads only the dispatcher and the help text; `models` loads `@pi/ai` and its catalog and prints all of it. There is no reference CLI to compare with.");
+		line();
+		line("| command | wall ms over bare node | CPU ms over bare node |");
+		line("| --- | --- | --- |");
+		line(`| \`pi-ai --help\` | ${fmtSummary(c.help)} | ${fmtSummary(c.helpCpu)} |`);
+		line(`| \`pi-ai models\` | ${fmtSummary(c.models)} | ${fmtSummary(c.modelsCpu)} |`);
+		if (c.importAi) line(`| for scale: \`import "@pi/ai"\` alone | ${fmtSummary(c.importAi)} | ${fmtSummary(c.importAiCpu)} |`);
+		line(`| bare node itself | ${fmtSummary(c.bareNodeMs)} | ${fmtSummary(c.bareNodeCpuMs)} |`);
+		line();
+	}
+	if (r.cassetteReplay) {
+		const c = r.cassetteReplay;
+		line(`## 7. Cassette replay (${c.plain.cpuMs.runs} rounds each, alternating)`);
+		line();
+		line(`Each round serves all ${c.captures} recorded captures (${fmt(c.mb)} MB) once, in 4–16 KB seeded chunks, to a fetch client in the same process that reads every body to its end: from a cassette (\`startReplayServer({ cassette })\`: reads the folder, matches each request by method, path and normalised body) and, for comparison, the same bytes enqueued as scripted responses on the plain replay server. Ours only: the reference has no cassettes.`);
+		line();
+		line("| | plain replay server | cassette | cassette / plain |");
+		line("| --- | --- | --- | --- |");
+		line(`| wall ms per round | ${fmtSummary(c.plain.wallMs)} | ${fmtSummary(c.cassette.wallMs)} | ${fmt(c.cassette.wallMs.median / c.plain.wallMs.median)}× |`);
+		line(`| CPU ms per round | ${fmtSummary(c.plain.cpuMs)} | ${fmtSummary(c.cassette.cpuMs)} | ${fmt(c.cassette.cpuMs.median / c.plain.cpuMs.median)}× |`);
 		line();
 	}
 	if (r.compaction) {
