@@ -159,6 +159,12 @@ function render(event: AgentEvent): void {
 		case "tool_execution_end":
 			process.stdout.write(`${bold("tool result:")} ${event.result.content[0]?.text ?? ""}${event.isError ? " (error)" : ""}\n`);
 			break;
+		case "compaction_start":
+			process.stdout.write(dim(`(compacting the conversation: about ${event.tokensBefore} tokens)\n`));
+			break;
+		case "compaction_end":
+			process.stdout.write(dim(event.summary ? `(compacted to about ${event.tokensAfter} tokens)\n` : `(compaction stopped: ${event.errorMessage ?? "aborted"})\n`));
+			break;
 		case "agent_end":
 			process.stdout.write(dim(`(agent_end after ${event.messages.length} new messages)\n`));
 			break;
@@ -182,6 +188,8 @@ async function main(): Promise<void> {
 				model,
 				tools: [calculator],
 			},
+			// Long sessions summarise their older messages before they outgrow the model's window.
+			compaction: { enabled: true },
 		});
 		const resumed = agent.state.messages.length;
 		console.log(dim(resumed > 0 ? `resumed ${resumed} messages from ${sessionPath} (--new starts over)\n` : `new session ${sessionPath}\n`));

@@ -2,7 +2,7 @@
  * `pnpm bench` entry point: runs the seven measurements of @pi/ai / @pi/agent-core against the
  * reference pi-ai / pi-agent-core in the same run, prints the markdown report and writes
  * RESULTS.md and results.json (or, with --quick, RESULTS-quick.md and results-quick.json, which
- * are not committed). `--only=cold,footprint,streaming,large-args,memory,agent,cassette,cli` runs a subset;
+ * are not committed). `--only=cold,footprint,streaming,large-args,memory,agent,cassette,cli,types,compaction` runs a subset;
  * add `--update` to merge that subset into results.json and RESULTS.md, keeping the other sections'
  * figures (a note says which sections were re-measured, when, and at which commit).
  */
@@ -16,6 +16,7 @@ import { measureAgentLoop } from "./sections/agent-loop.js";
 import { measureCliStart } from "./sections/cli-start.js";
 import { measureCassetteReplay } from "./sections/cassette-replay.js";
 import { measureColdStart } from "./sections/cold-start.js";
+import { measureCompaction } from "./sections/compaction.js";
 import { measureFootprint, readJson } from "./sections/footprint.js";
 import { measureLargeArgs } from "./sections/large-args.js";
 import { measureMemory } from "./sections/memory.js";
@@ -31,8 +32,8 @@ const update = args.includes("--update");
 
 /** Run counts and sizes. Full: ≥5 runs per cell except where the reference is too slow (said in the report). */
 const PLAN = quick
-	? { cliRounds: 3, coldRounds: 2, streamRounds: 1, bytesPerRun: 500_000, warmupBytes: 100_000, largeRuns: 1, refRunsAt100k: 0, parserRuns: 2, memoryRuns: 1, refMemoryRuns: 1, memoryBytes: 10_000_000, turns: 100, agentRuns: 1, refRunsAt5000: 1, cassetteRounds: 2, typeCheckRuns: 1, typeCheckRunsWithoutSkipLibCheck: 0 }
-	: { cliRounds: 11, coldRounds: 5, streamRounds: 5, bytesPerRun: 4_000_000, warmupBytes: 1_000_000, largeRuns: 5, refRunsAt100k: 2, parserRuns: 11, memoryRuns: 5, refMemoryRuns: 3, memoryBytes: 50_000_000, turns: 1000, agentRuns: 5, refRunsAt5000: 2, cassetteRounds: 11, typeCheckRuns: 3, typeCheckRunsWithoutSkipLibCheck: 2 };
+	? { cliRounds: 3, coldRounds: 2, streamRounds: 1, bytesPerRun: 500_000, warmupBytes: 100_000, largeRuns: 1, refRunsAt100k: 0, parserRuns: 2, memoryRuns: 1, refMemoryRuns: 1, memoryBytes: 10_000_000, turns: 100, agentRuns: 1, refRunsAt5000: 1, cassetteRounds: 2, typeCheckRuns: 1, typeCheckRunsWithoutSkipLibCheck: 0, compactionRuns: 3 }
+	: { cliRounds: 11, coldRounds: 5, streamRounds: 5, bytesPerRun: 4_000_000, warmupBytes: 1_000_000, largeRuns: 5, refRunsAt100k: 2, parserRuns: 11, memoryRuns: 5, refMemoryRuns: 3, memoryBytes: 50_000_000, turns: 1000, agentRuns: 5, refRunsAt5000: 2, cassetteRounds: 11, typeCheckRuns: 3, typeCheckRunsWithoutSkipLibCheck: 2, compactionRuns: 11 };
 
 const log = (/** @type {string} */ text) => process.stderr.write(`[bench] ${text}\n`);
 const started = Date.now();
@@ -109,6 +110,9 @@ await section("cassette", async () => {
 await section("cli", async () => {
 	results.cliStart = await measureCliStart({ rounds: PLAN.cliRounds, log });
 });
+await section("compaction", async () => {
+	results.compaction = await measureCompaction({ runs: PLAN.compactionRuns, log });
+});
 
 results.totalSeconds = (Date.now() - started) / 1000;
 results.notes.push(...standingNotes(results));
@@ -121,7 +125,7 @@ if (!only) {
 } else if (update && results.errors.length === 0) {
 	const previous = readJson(resultsPath);
 	if (!previous) throw new Error(`--update needs an earlier ${resultsPath}`);
-	const sectionKeys = { cold: "coldStart", footprint: "footprint", streaming: "streaming", "large-args": "largeArgs", memory: "memory", agent: "agentLoop", cassette: "cassetteReplay", cli: "cliStart", types: "typeCheck" };
+	const sectionKeys = { cold: "coldStart", footprint: "footprint", streaming: "streaming", "large-args": "largeArgs", memory: "memory", agent: "agentLoop", cassette: "cassetteReplay", cli: "cliStart", types: "typeCheck", compaction: "compaction" };
 	const merged = { ...previous };
 	for (const name of only) merged[sectionKeys[/** @type {keyof typeof sectionKeys} */ (name)]] = results[sectionKeys[/** @type {keyof typeof sectionKeys} */ (name)]];
 	merged.notes = [...(previous.notes ?? []).filter((/** @type {string} */ note) => !note.startsWith(`Re-measured: ${[...only].join(", ")} `)), `Re-measured: ${[...only].join(", ")} on ${results.date} at commit ${results.commit ?? "?"} (\`${results.command}\`); the other sections are from the full run above.`];

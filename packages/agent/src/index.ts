@@ -21,6 +21,44 @@ export { deferredPlaceholder, isRedeemable } from "./loop/redeem-deferred.js";
 export { TOOL_ABORTED_TEXT } from "./loop/execute-tool-calls.js";
 export type { QueueMode, SteeringMode } from "./agent/message-queue.js";
 export { RunFailure } from "./loop/run-failure.js";
+export {
+	COMPACTION_SUMMARY_PREFIX,
+	compactionSummaryToUser,
+	createCompactionSummaryMessage,
+	isCompactionSummary,
+} from "./compaction/compaction-summary-message.js";
+export {
+	CHARS_PER_TOKEN,
+	TOOL_CALL_TOKENS,
+	type ContextTokenEstimate,
+	type EstimateOptions,
+	estimateContextTokens,
+	estimateMessageTokens,
+	usageContextTokens,
+} from "./compaction/estimate-tokens.js";
+export { estimateImageTokens, imageDimensions, UNKNOWN_IMAGE_TOKENS } from "./compaction/image-tokens.js";
+export {
+	type CompactionSettings,
+	DEFAULT_KEEP_RECENT_TOKENS,
+	DEFAULT_RESERVE_TOKENS,
+	shouldCompact,
+} from "./compaction/should-compact.js";
+export { type CutPoint, findCutPoint } from "./compaction/find-cut-point.js";
+export {
+	compact,
+	CompactionError,
+	type CompactionErrorKind,
+	type CompactionResult,
+	type CompactOptions,
+} from "./compaction/compact.js";
+export {
+	buildSummaryPrompt,
+	SUMMARY_SECTIONS,
+	SUMMARY_SYSTEM_PROMPT,
+	type SummaryRequest,
+	TEXT_BLOCK_CHARS,
+	TOOL_RESULT_CHARS,
+} from "./compaction/summary-prompt.js";
 export type {
 	CompactionEntry,
 	CustomEntry,

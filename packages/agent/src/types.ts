@@ -19,6 +19,7 @@ import type {
 	ToolResultMessage,
 } from "@pi/ai";
 import type { Static, TSchema } from "typebox";
+import type { CompactionSettings } from "./compaction/should-compact.js";
 
 // ---------------------------------------------------------------------------------------------
 // Messages
@@ -42,15 +43,23 @@ import type { Static, TSchema } from "typebox";
 export interface CustomAgentMessages {}
 
 /**
- * A built-in transcript message that stands for the conversation before a compaction: a
- * session's `buildContext()` puts it first after a `compaction` entry, and the default
- * `convertToLlm` turns it into a user message saying that it summarises the earlier conversation.
+ * A built-in transcript message that stands for the conversation before a compaction. A
+ * compaction puts it first in the transcript, followed by the kept messages; a session's
+ * `buildContext()` does the same after a `compaction` entry. The default `convertToLlm` turns it
+ * into a user message saying that it summarises the earlier conversation.
+ *
+ * @example
+ * ```ts
+ * const message: CompactionSummaryMessage = { role: "compactionSummary", summary: "## Goal\n…", tokensBefore: 120_000, timestamp: Date.now() };
+ * ```
  */
 export interface CompactionSummaryMessage {
 	role: "compactionSummary";
+	/** The structured summary (markdown: goal, progress, decisions, open work, files and identifiers). */
 	summary: string;
-	/** The estimated context size before the compaction. */
+	/** The estimated context size before the compaction, in tokens. */
 	tokensBefore: number;
+	/** When the compaction happened (Unix milliseconds). Usage reported before it is stale. */
 	timestamp: number;
 }
 
@@ -288,7 +297,32 @@ export interface AgentLoopConfig extends SimpleStreamOptions {
 	 * Default `streamDeferred` from `@pi/ai`, which waits until the job ends.
 	 */
 	streamDeferred?: DeferredStreamFn;
+	/**
+	 * Automatic context compaction, checked before every model call; off unless `enabled`. When
+	 * the estimated context passes `model.contextWindow - reserveTokens`, or a reply overflowed
+	 * the window (then the call is retried once), the older messages are replaced by a summary.
+	 * See docs/compaction.md.
+	 */
+	compaction?: AgentCompactionConfig;
 }
+
+/**
+ * The `compaction` option of the loop and of `Agent`.
+ *
+ * @example
+ * ```ts
+ * new Agent({ initialState: { model }, compaction: { enabled: true, keepRecentTokens: 30_000 } });
+ * ```
+ */
+export interface AgentCompactionConfig extends CompactionSettings {
+	/** The model that writes the summaries. Default: the model of the run. */
+	model?: Model<any>;
+	/** Added to the summary prompt, e.g. "keep every SQL query verbatim". */
+	customInstructions?: string;
+}
+
+/** Why a compaction ran: the estimate passed the threshold, or a reply overflowed the context window. */
+export type CompactionReason = "threshold" | "overflow";
 
 // ---------------------------------------------------------------------------------------------
 // Events
@@ -302,7 +336,8 @@ export interface AgentLoopConfig extends SimpleStreamOptions {
  * - every message gets `message_start` and `message_end` (an assistant reply also gets
  *   `message_update`s while it streams);
  * - every tool call gets `tool_execution_start`, `tool_execution_update`s, `tool_execution_end`,
- *   and then its tool-result message.
+ *   and then its tool-result message;
+ * - a compaction (`compaction_start` … `compaction_end`) comes inside a turn, before its model call.
  *
  * `message` on `message_start`/`message_update` of an assistant reply is the live partial
  * message (the same object on every event, not a copy).
@@ -325,7 +360,40 @@ export type AgentEvent =
 	  }
 	| { type: "tool_execution_start"; toolCallId: string; toolName: string; args: any }
 	| { type: "tool_execution_update"; toolCallId: string; toolName: string; args: any; partialResult: any }
-	| { type: "tool_execution_end"; toolCallId: string; toolName: string; result: any; isError: boolean };
+	| { type: "tool_execution_end"; toolCallId: string; toolName: string; result: any; isError: boolean }
+	| { type: "compaction_start"; reason: CompactionReason; tokensBefore: number }
+	| CompactionEndEvent;
+
+/**
+ * The end of a compaction, inside the turn whose model call it precedes. On success it has
+ * `summary`, `tokensAfter`, `firstKeptIndex` and the new transcript `messages` (the summary
+ * message, then the kept messages). Otherwise the transcript is unchanged and it has `aborted`
+ * (the run was aborted: the run then ends as aborted) or `errorMessage` (the run then ends
+ * with that error).
+ */
+export interface CompactionEndEvent {
+	type: "compaction_end";
+	reason: CompactionReason;
+	/** The estimated context size before, in tokens. */
+	tokensBefore: number;
+	/** The estimated context size after, in tokens. */
+	tokensAfter?: number;
+	/** The summary that now stands for the older messages. */
+	summary?: string;
+	/** Index, in the transcript before, of the first kept message. */
+	firstKeptIndex?: number;
+	/** The transcript after the compaction. */
+	messages?: AgentMessage[];
+	/**
+	 * For `reason: "overflow"`: the reply that overflowed. It stays in the run's messages (it had
+	 * its `message_end`) but not in the compacted transcript: the call is made again without it.
+	 */
+	overflowReply?: AssistantMessage;
+	/** The compaction was stopped by an abort. */
+	aborted?: boolean;
+	/** The compaction failed (e.g. the summary call failed). */
+	errorMessage?: string;
+}
 
 // ---------------------------------------------------------------------------------------------
 // Agent state

@@ -5,7 +5,7 @@ import type { AgentEvent, AgentMessage, AgentState, AgentTool, ThinkingLevel } f
 /**
  * The mutable store behind `Agent.state`. Events update it before listeners run, so a listener
  * sees the state the event describes. Messages are appended one by one: a long session never
- * copies its transcript per event.
+ * copies its transcript per event (a compaction replaces it once).
  */
 export class AgentStateStore implements AgentState {
 	systemPrompt: string;
@@ -88,6 +88,13 @@ export class AgentStateStore implements AgentState {
 				break;
 			case "tool_execution_end":
 				this.pendingToolCalls.delete(event.toolCallId);
+				break;
+			case "compaction_end":
+				if (event.messages) {
+					this.messageList = event.messages.slice();
+					// The overflow was recovered from: the retry decides whether the run failed.
+					if (event.overflowReply && event.overflowReply.errorMessage === this.errorMessage) this.errorMessage = undefined;
+				}
 				break;
 			case "agent_end":
 				this.streamingMessage = undefined;

@@ -15,11 +15,13 @@ import { SessionRecorder } from "./session-recorder.js";
 import type {
 	AfterToolCallContext,
 	AfterToolCallResult,
+	AgentCompactionConfig,
 	AgentEvent,
 	AgentLoopConfig,
 	AgentMessage,
 	AgentState,
 	BeforeToolCallContext,
+	CompactionSummaryMessage,
 	BeforeToolCallResult,
 	DeferredStreamFn,
 	ShouldStopAfterTurnContext,
@@ -57,6 +59,12 @@ export interface AgentOptions {
 	maxTurns?: number;
 	/** Redeems a deferred reply on `continue()`. Default `streamDeferred` from `@pi/ai`. */
 	streamDeferred?: DeferredStreamFn;
+	/**
+	 * Automatic context compaction, off by default: `{ enabled: true }` summarises the older
+	 * messages before a model call once the context nears the model's window (and after a reply
+	 * that overflowed it, retrying that call once). See docs/compaction.md.
+	 */
+	compaction?: AgentCompactionConfig;
 	/**
 	 * The session that keeps this agent's conversation (see docs/sessions.md). The agent starts
 	 * from it (messages, model, thinking level, system prompt; `initialState` overrides the
@@ -124,6 +132,8 @@ export class Agent {
 	maxTurns?: number;
 	/** Redeems a deferred reply on `continue()`; `undefined` means `streamDeferred` from `@pi/ai`. */
 	streamDeferred?: DeferredStreamFn;
+	/** Automatic context compaction; `undefined` or `enabled: false` turns it off. */
+	compaction?: AgentCompactionConfig;
 
 	constructor(options: AgentOptions = {}) {
 		const session = options.session;
@@ -153,6 +163,7 @@ export class Agent {
 		this.toolExecution = options.toolExecution ?? "parallel";
 		this.maxTurns = options.maxTurns;
 		this.streamDeferred = options.streamDeferred;
+		this.compaction = options.compaction;
 	}
 
 	/**
@@ -345,6 +356,7 @@ export class Agent {
 			toolExecution: this.toolExecution,
 			maxTurns: this.maxTurns,
 			streamDeferred: this.streamDeferred,
+			compaction: this.compaction,
 			// A detached run (after reset) must not take messages meant for the next one.
 			getSteeringMessages: () => {
 				if (active !== this.activeRun) return [];
@@ -393,7 +405,10 @@ export class Agent {
 		throw failure.error;
 	}
 
-	/** What the session hears of an event: settings at the run's start, messages at their end. */
+	/**
+	 * What the session hears of an event: settings at the run's start, messages at their end, a
+	 * `compaction` entry at a compaction's end.
+	 */
 	private async record(event: AgentEvent): Promise<void> {
 		const recorder = this.recorder as SessionRecorder;
 		if (event.type === "agent_start") {
@@ -402,6 +417,13 @@ export class Agent {
 			await recorder.recordSettings(this.store.messages, { model, thinkingLevel: this.store.thinkingLevel, systemPrompt: this.store.systemPrompt });
 		} else if (event.type === "message_end") {
 			await recorder.persist(this.store.messages);
+		} else if (event.type === "compaction_end" && event.messages) {
+			// The entry goes under the last kept message: after an overflow, beside the dropped reply.
+			const summary = event.messages[0] as CompactionSummaryMessage;
+			const id = await recorder.recordCompaction({ summary: summary.summary, firstKept: event.messages[1], tokensBefore: event.tokensBefore }, event.messages);
+			// The summary takes the entry's timestamp: the transcript then equals what buildContext() rebuilds.
+			const entry = recorder.session.getEntry(id);
+			if (entry) summary.timestamp = entry.timestamp;
 		}
 	}
 

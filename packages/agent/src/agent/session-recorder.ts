@@ -1,7 +1,7 @@
 import type { Model } from "@pi/ai";
 import type { Session } from "../session/session.js";
 import type { SessionEntryInput, SessionModelRef } from "../session/session-entry.js";
-import type { AgentMessage, ThinkingLevel } from "../types.js";
+import type { AgentMessage, CompactionSummaryMessage, ThinkingLevel } from "../types.js";
 
 /** The settings an agent records in its session. */
 export interface RecordedSettings {
@@ -147,6 +147,6 @@ export class SessionRecorder {
 	}
 }
 
-function isCompactionSummary(message: AgentMessage): boolean {
+function isCompactionSummary(message: AgentMessage): message is CompactionSummaryMessage {
 	return (message as { role?: unknown }).role === "compactionSummary";
 }

@@ -1,11 +1,12 @@
 import type { Message } from "@pi/ai";
-import type { AgentMessage, CompactionSummaryMessage } from "../types.js";
+import { compactionSummaryToUser, isCompactionSummary } from "../compaction/compaction-summary-message.js";
+import type { AgentMessage } from "../types.js";
 
 /**
  * The default `convertToLlm`: keeps the messages a model understands (`user`, `assistant`,
- * `toolResult`), turns a `compactionSummary` into a user message that says it summarises the
- * earlier conversation, and drops every custom message. Apps with custom messages the model
- * should see write their own and call this for the rest.
+ * `toolResult`), turns the built-in `compactionSummary` message into a user message that says
+ * it summarises the earlier conversation, and drops every custom message. Apps with custom
+ * messages the model should see write their own and call this for the rest.
  *
  * @example
  * ```ts
@@ -17,9 +18,7 @@ export function defaultConvertToLlm(messages: AgentMessage[]): Message[] {
 	const result: Message[] = [];
 	for (const message of messages) {
 		if (isLlmMessage(message)) result.push(message);
-		else if ((message as { role?: unknown }).role === "compactionSummary") {
-			result.push(compactionSummaryToUser(message as CompactionSummaryMessage));
-		}
+		else if (isCompactionSummary(message)) result.push(compactionSummaryToUser(message));
 	}
 	return result;
 }
@@ -28,12 +27,4 @@ export function defaultConvertToLlm(messages: AgentMessage[]): Message[] {
 export function isLlmMessage(message: AgentMessage): message is Message {
 	const role = (message as { role?: unknown }).role;
 	return role === "user" || role === "assistant" || role === "toolResult";
-}
-
-function compactionSummaryToUser(message: CompactionSummaryMessage): Message {
-	return {
-		role: "user",
-		content: `The conversation before this point was compacted. This is a summary of it:\n\n<summary>\n${message.summary}\n</summary>`,
-		timestamp: message.timestamp,
-	};
 }

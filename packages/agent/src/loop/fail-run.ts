@@ -6,6 +6,8 @@ import { redact, RunFailure } from "./run-failure.js";
 /**
  * Ends a run that failed, with a well-formed event sequence, whatever phase it was in:
  *
+ * 0. a compaction in progress gets its `compaction_end` with the error (the transcript is
+ *    unchanged);
  * 1. a reply being streamed is aborted and ends as the error message, keeping what streamed;
  *    any other open message gets its `message_end`;
  * 2. the tool calls of an interrupted batch are stopped and each gets its missing events and
@@ -23,6 +25,10 @@ export async function failRun(run: LoopRun, error: unknown): Promise<void> {
 	const events = run.events;
 	events.windingDown = true;
 	let shown = false;
+
+	const compacting = run.compacting;
+	run.compacting = undefined;
+	if (compacting) await events.emit({ type: "compaction_end", ...compacting, errorMessage: text });
 
 	const reply = run.reply;
 	run.reply = undefined;

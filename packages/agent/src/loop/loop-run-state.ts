@@ -1,6 +1,6 @@
 import type { AssistantMessage, SimpleStreamOptions, ToolResultMessage } from "@pi/ai";
 import { type AgentEventSink, RunEmitter } from "./run-emitter.js";
-import type { AgentContext, AgentLoopConfig, AgentMessage, StreamFn } from "../types.js";
+import type { AgentContext, AgentLoopConfig, AgentMessage, CompactionReason, StreamFn } from "../types.js";
 import type { ToolBatch } from "./execute-tool-calls.js";
 
 /** The model reply being streamed: what a failing run must end and abort. */
@@ -38,6 +38,8 @@ export class LoopRun {
 	 * them before it ends, so that nothing taken from a queue is lost.
 	 */
 	pending: AgentMessage[] = [];
+	/** The compaction between its `compaction_start` and `compaction_end`, if any. */
+	compacting: { reason: CompactionReason; tokensBefore: number } | undefined;
 
 	constructor(
 		context: AgentContext,
@@ -64,6 +66,7 @@ export class LoopRun {
 			maxTurns: _maxTurns,
 			onReplyStart: _onReplyStart,
 			streamDeferred: _streamDeferred,
+			compaction: _compaction,
 			signal: _signal,
 			...streamOptions
 		} = config;

@@ -1,4 +1,5 @@
 import type { AssistantMessage, ToolResultMessage } from "@pi/ai";
+import { canRetryAfterOverflow, compactBeforeCall } from "./compact-before-call.js";
 import { executeToolCalls } from "./execute-tool-calls.js";
 import { failRun } from "./fail-run.js";
 import type { LoopRun } from "./loop-run-state.js";
@@ -19,6 +20,10 @@ import { deferredPlaceholder } from "./redeem-deferred.js";
  *
  * Queues are polled only when their messages can be delivered at once, so a message is never
  * taken from a queue and then dropped.
+ *
+ * With `config.compaction` enabled, each model call is preceded by a compaction check. A reply
+ * that overflowed the context window ends its turn (its tools do not run) and the call is made
+ * again once, in a new turn, after a compaction; the retry's own overflow ends the run.
  */
 export async function runLoop(run: LoopRun, prompts: readonly AgentMessage[]): Promise<AgentMessage[]> {
 	const { config } = run;
@@ -33,6 +38,8 @@ export async function runLoop(run: LoopRun, prompts: readonly AgentMessage[]): P
 		// calls no model, so it stays queued until the turn after it.
 		if (!run.aborted && !placeholder) run.pending.push(...(await poll("getSteeringMessages", config.getSteeringMessages)));
 
+		/** The reply that overflowed the context window, to compact for and ask again once. */
+		let overflowReply: AssistantMessage | undefined;
 		while (true) {
 			run.turns++;
 			run.turnMessage = undefined;
@@ -40,15 +47,27 @@ export async function runLoop(run: LoopRun, prompts: readonly AgentMessage[]): P
 			await run.events.emit({ type: "turn_start" });
 			await run.deliverPending();
 
+			const isRetry = overflowReply !== undefined;
+			// A redemption sends no context, so there is nothing to compact before it.
+			if (!placeholder) await compactBeforeCall(run, overflowReply);
+			overflowReply = undefined;
 			let outcome: ReplyOutcome = await streamReply(run, placeholder);
 			placeholder = undefined;
 			while (outcome.kind === "interrupted-before-call") {
 				// Interrupted before anything was sent: deliver the steering and ask again, same turn.
 				run.pending = [...(await poll("getSteeringMessages", config.getSteeringMessages))];
 				await run.deliverPending();
+				await compactBeforeCall(run);
 				outcome = await streamReply(run);
 			}
 			const { message, interrupted } = outcome;
+
+			// One compaction and one retry per overflowing call; the retry's overflow ends the run.
+			if (!interrupted && !isRetry && !run.aborted && canRetryAfterOverflow(run, message)) {
+				overflowReply = message;
+				await run.events.emit({ type: "turn_end", message, toolResults: [] });
+				continue;
+			}
 
 			let toolResults: ToolResultMessage[] = [];
 			let terminate = false;

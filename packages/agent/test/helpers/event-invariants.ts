@@ -11,7 +11,10 @@ import type { AgentEvent, AgentMessage } from "../../src/index.js";
  * - messages do not nest; `message_update` only inside an assistant message, on the same object;
  * - every tool call of a turn's reply that ran tools gets start → updates → end → its
  *   tool-result message; the result messages follow the assistant's call order;
- * - `agent_end.messages` equals the messages of all `message_end`s, in order.
+ * - `agent_end.messages` equals the messages of all `message_end`s, in order;
+ * - a compaction is `compaction_start` then `compaction_end` (same reason and tokensBefore),
+ *   inside a turn, before the turn's reply, outside any message; a turn whose reply overflowed
+ *   and is retried (the next compaction names it as `overflowReply`) runs none of its tools.
  */
 export function assertRunInvariants(events: readonly AgentEvent[]): AgentMessage[] {
 	const fail = (index: number, rule: string): never => {
@@ -34,12 +37,32 @@ export function assertRunInvariants(events: readonly AgentEvent[]): AgentMessage
 	/** Tool calls of the turn's reply waiting for their events, by id. */
 	const toolState = new Map<string, "announced" | "started" | "ended" | "delivered">();
 	let expectedCallOrder: string[] = [];
+	let compacting: { reason: string; tokensBefore: number } | undefined;
+	/** Replies retried after an overflow: their tool calls never run. */
+	const retried = new Set<AgentMessage>();
+	for (const event of events) if (event.type === "compaction_end" && event.overflowReply) retried.add(event.overflowReply);
 
 	events.forEach((event, index) => {
 		if (index > 0 && event.type === "agent_start") fail(index, "agent_start only once");
 		if (index < events.length - 1 && event.type === "agent_end") fail(index, "agent_end only once, last");
 		if (event.type === "agent_start" || event.type === "agent_end") {
 			if (inTurn && event.type === "agent_end") fail(index, "agent_end after the last turn_end");
+			return;
+		}
+		if (event.type === "compaction_start" || event.type === "compaction_end") {
+			if (!inTurn) fail(index, "a compaction happens inside a turn");
+			if (open) fail(index, "a compaction happens between messages");
+			if (turnAssistant) fail(index, "a compaction comes before the turn's reply");
+			if (event.type === "compaction_start") {
+				if (compacting) fail(index, "compactions do not nest");
+				compacting = { reason: event.reason, tokensBefore: event.tokensBefore };
+			} else {
+				if (!compacting) fail(index, "compaction_end follows its compaction_start");
+				if (compacting?.reason !== event.reason || compacting?.tokensBefore !== event.tokensBefore) fail(index, "compaction_end repeats its start's reason and tokensBefore");
+				const outcomes = [event.messages !== undefined, event.aborted === true, event.errorMessage !== undefined].filter(Boolean).length;
+				if (outcomes !== 1) fail(index, "compaction_end has exactly one outcome: messages, aborted or errorMessage");
+				compacting = undefined;
+			}
 			return;
 		}
 		if (event.type === "turn_start") {
@@ -55,6 +78,7 @@ export function assertRunInvariants(events: readonly AgentEvent[]): AgentMessage
 		switch (event.type) {
 			case "turn_end": {
 				if (open) fail(index, "turn_end with a message still open");
+				if (compacting) fail(index, "turn_end with a compaction still open");
 				if (!turnAssistant) fail(index, "a turn has an assistant reply");
 				if (event.message !== turnAssistant) fail(index, "turn_end.message is the turn's last assistant message");
 				if (event.toolResults.length !== turnResults.length || event.toolResults.some((r, i) => r !== turnResults[i])) {
@@ -62,7 +86,8 @@ export function assertRunInvariants(events: readonly AgentEvent[]): AgentMessage
 				}
 				for (const [id, state] of toolState) {
 					if (state !== "delivered" && state !== "announced") fail(index, `tool call ${id} got no result message`);
-					if (state === "announced" && turnAssistant?.stopReason === "toolUse") fail(index, `tool call ${id} of a toolUse reply never ran`);
+					if (state === "announced" && turnAssistant?.stopReason === "toolUse" && !retried.has(turnAssistant)) fail(index, `tool call ${id} of a toolUse reply never ran`);
+					if (state !== "announced" && turnAssistant && retried.has(turnAssistant)) fail(index, `tool call ${id} of a retried reply ran`);
 				}
 				inTurn = false;
 				return;

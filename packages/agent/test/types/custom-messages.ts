@@ -54,6 +54,7 @@ export function render(message: AgentMessage): string {
 		case "toolResult":
 			return message.toolName;
 		case "compactionSummary":
+			// The built-in summary message of a compacted transcript.
 			return message.summary;
 		default: {
 			// Exhaustive: every role is handled above.
@@ -63,7 +64,7 @@ export function render(message: AgentMessage): string {
 	}
 }
 
-// The role union is exactly the LLM roles, the built-in compaction summary and the declared ones.
+// The role union is exactly the LLM roles, the built-in compactionSummary, and the declared ones.
 type Role = AgentMessage["role"];
 const roles: Role[] = ["user", "assistant", "toolResult", "compactionSummary", "notification", "artifact"];
 // @ts-expect-error: not a role.

@@ -51,3 +51,4 @@ export { type CassetteRequest, CassetteError, type CassetteResponse, type Intera
 export { type RecordedTiming } from "./recorded-timing.js";
 export { type CassetteMode, type Recorder, type RecorderOptions, startRecorder } from "./recorder.js";
 export { type FixtureFile, fixturePath, fixturesDir, listFixtures, loadFixture } from "./fixtures.js";
+export { captureRequestBody, checkAnthropic, checkCompletions, checkGemini, checkResponses, REQUEST_RULE_TARGETS, type RequestRuleTarget } from "./request-rules.js";

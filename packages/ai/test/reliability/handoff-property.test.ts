@@ -11,181 +11,30 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { transformMessages } from "../../src/transform-messages.js";
 import type { AssistantMessage, Context, ImageContent, Message, Model, TextContent, ToolCall, UserMessage } from "../../src/types.js";
+import { REQUEST_RULE_TARGETS, type RequestRuleTarget } from "../../src/testing/request-rules.js";
 import { ADAPTERS, FAKE_KEY } from "./harness/adapters.js";
 import { expectNoUnhandledRejections } from "./harness/unhandled-rejections.js";
 
 expectNoUnhandledRejections();
 
 const PIXEL: ImageContent = { type: "image", mimeType: "image/png", data: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==" };
-const DEAD_ORIGIN = "http://127.0.0.1:9";
 
 // ---------------------------------------------------------------------------------------------
 // Targets: a model per API (and per flavour with its own rules), and the rules of its wire format
 // ---------------------------------------------------------------------------------------------
 
-interface Target {
-	name: string;
-	model: Model;
-	check(body: Record<string, unknown>): void;
-}
+type Target = RequestRuleTarget;
+
+/** The targets and their rules live in `@pi/ai/testing` (request-rules.ts), shared with the compaction tests. */
+const TARGETS: readonly Target[] = REQUEST_RULE_TARGETS;
+
+type Json = Record<string, any>;
 
 const adapter = (api: string) => {
 	const found = ADAPTERS.find((candidate) => candidate.api === api);
 	if (!found) throw new Error(`no adapter for ${api}`);
 	return found;
 };
-
-const TARGETS: Target[] = [
-	{ name: "anthropic", model: adapter("anthropic-messages").model(DEAD_ORIGIN), check: checkAnthropic },
-	{ name: "openai-completions", model: adapter("openai-completions").model(DEAD_ORIGIN), check: (body) => checkCompletions(body, "openai") },
-	{
-		name: "openai-completions (mistral)",
-		model: { ...adapter("openai-completions").model(DEAD_ORIGIN), provider: "mistral", id: "mistral-large-latest" },
-		check: (body) => checkCompletions(body, "mistral"),
-	},
-	{ name: "openai-responses", model: adapter("openai-responses").model(DEAD_ORIGIN), check: checkResponses },
-	{ name: "google (gemini 2.5)", model: adapter("google-generative-ai").model(DEAD_ORIGIN), check: (body) => checkGemini(body, false) },
-	{
-		name: "google (gemini 3)",
-		model: { ...adapter("google-generative-ai").model(DEAD_ORIGIN), id: "gemini-3-pro-preview" },
-		check: (body) => checkGemini(body, true),
-	},
-];
-
-type Json = Record<string, any>;
-
-function fail(rule: string, detail: unknown): never {
-	throw new Error(`${rule}: ${JSON.stringify(detail).slice(0, 600)}`);
-}
-
-function checkAnthropic(body: Json): void {
-	const messages = body.messages as Json[];
-	if (messages.length === 0) fail("at least one message", messages);
-	if (messages[0]?.role !== "user") fail("the first message is the user's", messages[0]);
-	messages.forEach((message, index) => {
-		if (index > 0 && messages[index - 1]?.role === message.role) fail("roles alternate", messages.slice(index - 1, index + 1));
-		if (!Array.isArray(message.content) || message.content.length === 0) fail("content is a non-empty block list", message);
-		for (const block of message.content as Json[]) {
-			if (block.type === "text" && String(block.text).trim() === "") fail("no empty text block", block);
-			if (block.type === "tool_use" && !/^[a-zA-Z0-9_-]{1,64}$/.test(block.id)) fail("tool_use id pattern", block.id);
-			if (block.type === "tool_result" && !/^[a-zA-Z0-9_-]{1,64}$/.test(block.tool_use_id)) fail("tool_result id pattern", block.tool_use_id);
-			if (block.type === "thinking" && !block.signature) fail("thinking is signed", block);
-			if (block.type === "tool_result") {
-				for (const inner of (block.content ?? []) as Json[]) if (inner.type === "text" && String(inner.text).trim() === "") fail("no empty text in a tool result", block);
-			}
-		}
-		// Every tool_use is answered in the very next (user) message, and every result answers one.
-		const calls = (message.content as Json[]).filter((block) => block.type === "tool_use").map((block) => block.id as string);
-		if (calls.length > 0) {
-			const next = messages[index + 1];
-			const answered = new Set(((next?.content ?? []) as Json[]).filter((block) => block.type === "tool_result").map((block) => block.tool_use_id));
-			for (const id of calls) if (!answered.has(id)) fail("every tool_use has a tool_result in the next message", { id, next });
-		}
-		const results = (message.content as Json[]).filter((block) => block.type === "tool_result");
-		if (results.length > 0) {
-			const previous = messages[index - 1];
-			const asked = new Set(((previous?.content ?? []) as Json[]).filter((block) => block.type === "tool_use").map((block) => block.id));
-			for (const result of results) if (!asked.has(result.tool_use_id)) fail("every tool_result answers a tool_use of the previous message", result);
-			// The API wants the results first in their user message.
-			const firstOther = (message.content as Json[]).findIndex((block) => block.type !== "tool_result");
-			if (firstOther >= 0 && (message.content as Json[]).slice(firstOther).some((block) => block.type === "tool_result")) fail("tool results come first", message);
-		}
-	});
-}
-
-function checkCompletions(body: Json, flavour: "openai" | "mistral"): void {
-	const messages = body.messages as Json[];
-	const idPattern = flavour === "mistral" ? /^[a-zA-Z0-9]{9}$/ : /^[a-zA-Z0-9_-]{1,40}$/;
-	messages.forEach((message, index) => {
-		if (message.role === "user") {
-			if (typeof message.content === "string" && message.content === "") fail("no empty user message", message);
-			if (Array.isArray(message.content)) {
-				if (message.content.length === 0) fail("no empty content list", message);
-				for (const part of message.content as Json[]) if (part.type === "text" && part.text === "") fail("no empty text part", message);
-			}
-			if (flavour === "mistral" && messages[index - 1]?.role === "tool") fail("mistral: no user right after a tool message", messages.slice(index - 1, index + 1));
-		}
-		if (message.role === "assistant") {
-			const calls = (message.tool_calls ?? []) as Json[];
-			const hasText = typeof message.content === "string" ? message.content !== "" : Array.isArray(message.content) && message.content.length > 0;
-			if (!hasText && calls.length === 0 && !message.reasoning_content && !message.reasoning) fail("no empty assistant message", message);
-			// The tool messages that follow, up to the next non-tool message, answer exactly these calls.
-			const answered: string[] = [];
-			for (let next = index + 1; messages[next]?.role === "tool"; next++) answered.push(messages[next]?.tool_call_id);
-			for (const call of calls) {
-				if (!idPattern.test(call.id)) fail(`${flavour} tool call id pattern`, call.id);
-				if (!answered.includes(call.id)) fail("every tool call is answered by the tool messages right after it", { call: call.id, answered });
-			}
-			if (new Set(calls.map((call) => call.id)).size !== calls.length) fail("tool call ids are unique", calls);
-		}
-		if (message.role === "tool") {
-			let owner = index - 1;
-			while (messages[owner]?.role === "tool") owner--;
-			const calls = ((messages[owner]?.tool_calls ?? []) as Json[]).map((call) => call.id);
-			if (!calls.includes(message.tool_call_id)) fail("every tool message answers a call of the assistant message before it", message);
-			if (message.content === "" || message.content === undefined) fail("no empty tool message", message);
-		}
-	});
-}
-
-function checkResponses(body: Json): void {
-	const input = body.input as Json[];
-	const calls = new Map<string, number>();
-	input.forEach((item, index) => {
-		if (item.type === "function_call") {
-			if (!/^[a-zA-Z0-9_-]{1,64}$/.test(item.call_id)) fail("call_id pattern", item.call_id);
-			if (calls.has(item.call_id)) fail("call ids are unique", item.call_id);
-			calls.set(item.call_id, index);
-		}
-		if (item.type === "function_call_output") {
-			const at = calls.get(item.call_id);
-			if (at === undefined || at > index) fail("every output follows its function_call", item);
-		}
-		if (item.role === "user" || item.role === "assistant") {
-			const content = item.content;
-			if (typeof content === "string" && content.trim() === "") fail("no empty message", item);
-			if (Array.isArray(content)) {
-				if (content.length === 0) fail("no empty content list", item);
-				for (const part of content as Json[]) if ((part.type === "input_text" || part.type === "output_text") && part.text === "") fail("no empty text part", item);
-			}
-		}
-	});
-	const outputs = new Set(input.filter((item) => item.type === "function_call_output").map((item) => item.call_id));
-	for (const id of calls.keys()) if (!outputs.has(id)) fail("every function_call has its output", id);
-}
-
-function checkGemini(body: Json, requiresSignatures: boolean): void {
-	const contents = body.contents as Json[];
-	if (contents.length === 0) fail("at least one content", contents);
-	if (contents[0]?.role !== "user") fail("the first content is the user's", contents[0]);
-	let turnStart = 0;
-	contents.forEach((content, index) => {
-		if (index > 0 && contents[index - 1]?.role === content.role) fail("roles alternate", contents.slice(index - 1, index + 1));
-		if (!Array.isArray(content.parts) || content.parts.length === 0) fail("parts are non-empty", content);
-		for (const part of content.parts as Json[]) {
-			if ("text" in part && part.text === "" && !part.thoughtSignature) fail("no empty text part", part);
-		}
-		if (content.role === "user" && (content.parts as Json[]).some((part) => !part.functionResponse)) turnStart = index + 1;
-		const calls = (content.parts as Json[]).filter((part) => part.functionCall);
-		if (content.role === "model" && calls.length > 0) {
-			const responses = ((contents[index + 1]?.parts ?? []) as Json[]).filter((part) => part.functionResponse);
-			if (responses.length !== calls.length) fail("as many function responses in the next content as calls", { calls, next: contents[index + 1] });
-			const names = responses.map((part) => part.functionResponse.name).sort();
-			expect(names).toEqual(calls.map((part) => part.functionCall.name).sort());
-			for (const part of calls) {
-				if (part.functionCall.id !== undefined && !responses.some((response) => response.functionResponse.id === part.functionCall.id)) {
-					fail("a call sent with an id gets a response with that id", part);
-				}
-			}
-		}
-	});
-	if (requiresSignatures) {
-		for (const content of contents.slice(turnStart)) {
-			const first = (content.parts as Json[]).find((part) => part.functionCall);
-			if (content.role === "model" && first && !first.thoughtSignature) fail("gemini 3: the first call of each step of the current turn is signed", content);
-		}
-	}
-}
 
 // ---------------------------------------------------------------------------------------------
 // Transcripts
