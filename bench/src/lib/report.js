@@ -5,6 +5,7 @@
 import { advantage, fmt, fmtRatio, fmtSummary } from "./stats.js";
 import { machineLine } from "./machine.js";
 import { REFERENCE_VERSION } from "./libraries.js";
+import { renderPeers } from "./report-peers.js";
 
 /** @param {boolean | null} ok */
 const verdict = (ok) => (ok === null ? "not measured" : ok ? "**met**" : "**missed**");
@@ -226,6 +227,7 @@ export function renderMarkdown(r) {
 		line(`| CPU ms per round | ${fmtSummary(c.plain.cpuMs)} | ${fmtSummary(c.cassette.cpuMs)} | ${fmt(c.cassette.cpuMs.median / c.plain.cpuMs.median)}× |`);
 		line();
 	}
+	if (r.peers) renderPeers(r.peers, line);
 	if (r.notes?.length) {
 		line("## Notes");
 		line();
