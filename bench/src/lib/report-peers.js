@@ -76,3 +76,34 @@ export function renderPeers(p, line) {
 	}
 	line();
 }
+
+/**
+ * The goals of issue 16 judged on section 8's medians.
+ * @param {any} p results.peers
+ * @returns {{ goal: string, figure: string, met: boolean | null }[]}
+ */
+export function peerGoals(p) {
+	const overFloor = [];
+	const behindPeer = [];
+	let worstFloor = 0;
+	for (const row of p.streaming) {
+		const ours = row.sides.ours?.cpuMsPerMB?.median;
+		const floor = row.sides.floor?.cpuMsPerMB?.median;
+		const ratio = ours / floor;
+		if (ratio > worstFloor) worstFloor = ratio;
+		if (!(ratio <= 1.5)) overFloor.push(`${row.api} ${row.cls} ${fmtRatio(ratio)}`);
+		const best = fastestRival(row.sides, "cpuMsPerMB", false);
+		if (best && !(best.value > ours)) behindPeer.push(`${row.api} ${row.cls} (${PEERS[/** @type {keyof typeof PEERS} */ (best.side)].label} ${fmtRatio(best.value / ours)})`);
+	}
+	const slower = [];
+	for (const row of p.requests) {
+		const best = fastestRival(row.sides, "requestsPerSec", true);
+		const ours = row.sides.ours?.requestsPerSec?.median;
+		if (best && !(ours >= best.value)) slower.push(`${row.api} ${row.kind} ${row.connection} (${fmtRatio(ours / best.value)} of ${PEERS[/** @type {keyof typeof PEERS} */ (best.side)].label})`);
+	}
+	return [
+		{ goal: "Peers: streaming CPU per MB ≤1.5× the floor on every cell (loaded machine, see section 8)", figure: overFloor.length ? `above 1.5×: ${overFloor.join("; ")}` : `worst ${fmtRatio(worstFloor)}`, met: overFloor.length === 0 },
+		{ goal: "Peers: streaming CPU per MB lower than every complete peer on every cell", figure: behindPeer.length ? `not ahead: ${behindPeer.join("; ")}` : "ahead on every cell", met: behindPeer.length === 0 },
+		{ goal: "Peers: short-reply requests/s ≥ every complete peer (keep-alive and new connections)", figure: slower.length ? `behind: ${slower.join("; ")}` : "ahead or equal on every row", met: slower.length === 0 },
+	];
+}

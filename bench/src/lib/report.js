@@ -5,7 +5,7 @@
 import { advantage, fmt, fmtRatio, fmtSummary } from "./stats.js";
 import { machineLine } from "./machine.js";
 import { REFERENCE_VERSION } from "./libraries.js";
-import { renderPeers } from "./report-peers.js";
+import { peerGoals, renderPeers } from "./report-peers.js";
 
 /** @param {boolean | null} ok */
 const verdict = (ok) => (ok === null ? "not measured" : ok ? "**met**" : "**missed**");
@@ -73,6 +73,7 @@ export function judgeGoals(r) {
 			met: l.parserGrowth1MTo10M <= 12,
 		});
 	}
+	if (r.peers) goals.push(...peerGoals(r.peers));
 	if (r.cassetteReplay) {
 		const c = r.cassetteReplay;
 		const ratio = c.cassette.cpuMs.median / c.plain.cpuMs.median;
