@@ -36,6 +36,13 @@ describe("published entry points", () => {
 		for (const name of ["Agent", "agentLoop", "agentLoopContinue"]) expect(names).toContain(name);
 	});
 
+	it("@pi/cli exposes main() and its package.json names the pi-ai binary", async () => {
+		expect(await exportsOf("@pi/cli")).toContain("main");
+		const script = `const { createRequire } = await import("node:module"); const require = createRequire(process.cwd() + "/"); console.log(JSON.stringify(require("@pi/cli/package.json").bin));`;
+		const { stdout } = await run(process.execPath, ["--input-type=module", "-e", script], { cwd: import.meta.dirname });
+		expect(JSON.parse(stdout)).toEqual({ "pi-ai": "./dist/bin.js" });
+	});
+
 	it("a built provider streams through the registry from dist (lazy chunk loading works)", async () => {
 		const script = `
 			const { complete, registerFauxProvider, fauxAssistantMessage } = await import("@pi/ai");

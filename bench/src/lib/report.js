@@ -74,6 +74,14 @@ export function judgeGoals(r) {
 		});
 	}
 	if (r.peers) goals.push(...peerGoals(r.peers));
+	if (r.cliStart) {
+		const c = r.cliStart;
+		goals.push({
+			goal: "CLI start-up: `pi-ai --help` and `pi-ai models` within 80 ms of bare Node",
+			figure: `--help +${fmt(c.help.median)} ms, models +${fmt(c.models.median)} ms over bare node (${fmt(c.bareNodeMs.median)} ms); CPU +${fmt(c.helpCpu.median)} ms and +${fmt(c.modelsCpu.median)} ms`,
+			met: c.help.median <= 80 && c.models.median <= 80,
+		});
+	}
 	if (r.cassetteReplay) {
 		const c = r.cassetteReplay;
 		const ratio = c.cassette.cpuMs.median / c.plain.cpuMs.median;
@@ -214,6 +222,20 @@ export function renderMarkdown(r) {
 		}
 		line();
 		line(`Growth from ${fmt(a.rows[0]?.earlier)} to ${fmt(a.rows[a.rows.length - 1]?.earlier)} earlier messages: ours ${fmt(a.oursGrowth)}×, reference ${fmt(a.refGrowth)}×.`);
+		line();
+	}
+	if (r.cliStart) {
+		const c = r.cliStart;
+		line(`## 8. CLI start-up (${c.help.runs} rounds)`);
+		line();
+		line("Wall time of the built `pi-ai` (`node packages/cli/dist/bin.js …`, as the installed binary runs) minus a bare `node -e 0` started right before it, with an empty config folder and output to a pipe. `--help` loads only the dispatcher and the help text; `models` loads `@pi/ai` and its catalog and prints all of it. There is no reference CLI to compare with.");
+		line();
+		line("| command | wall ms over bare node | CPU ms over bare node |");
+		line("| --- | --- | --- |");
+		line(`| \`pi-ai --help\` | ${fmtSummary(c.help)} | ${fmtSummary(c.helpCpu)} |`);
+		line(`| \`pi-ai models\` | ${fmtSummary(c.models)} | ${fmtSummary(c.modelsCpu)} |`);
+		if (c.importAi) line(`| for scale: \`import "@pi/ai"\` alone | ${fmtSummary(c.importAi)} | ${fmtSummary(c.importAiCpu)} |`);
+		line(`| bare node itself | ${fmtSummary(c.bareNodeMs)} | ${fmtSummary(c.bareNodeCpuMs)} |`);
 		line();
 	}
 	if (r.cassetteReplay) {

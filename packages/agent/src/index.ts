@@ -53,3 +53,7 @@ export {
 } from "./session/session.js";
 export { createMemorySessionStorage, type MemorySessionStorage, type MemorySessionStorageOptions } from "./session/memory-storage.js";
 export { buildSessionContext, compactionSummaryMessage } from "./session/build-context.js";
+
+// --- streamProxy, the client half of the proxy (the server half is @pi/agent-core/proxy-server). ---
+export { type ProxyRequestBody, type ProxyStreamOptions, streamProxy } from "./proxy/stream-proxy.js";
+export type { ProxyAssistantMessageEvent } from "./proxy/proxy-events.js";

@@ -5,7 +5,7 @@
 import type {
 	AssistantMessage,
 	AssistantMessageEvent,
-	AssistantMessageEventStream,
+	AssistantMessageEventSource,
 	Context,
 	ImageContent,
 	Message,
@@ -153,7 +153,7 @@ export type StreamFn = (
 	model: Model<any>,
 	context: Context,
 	options?: SimpleStreamOptions,
-) => AssistantMessageEventStream | Promise<AssistantMessageEventStream>;
+) => AssistantMessageEventSource | Promise<AssistantMessageEventSource>;
 
 /** `beforeToolCall` may block a call; `reason` becomes the text of the error result. */
 export interface BeforeToolCallResult {

@@ -1,4 +1,10 @@
-import type { Api, SimpleStreamOptions, StreamFunction, StreamOptions } from "./types.js";
+import type { AssistantMessageEventStream } from "./event-stream.js";
+import type { Api, Context, Model, SimpleStreamOptions, StreamFunction, StreamOptions } from "./types.js";
+
+/** A registered provider's `stream`, as the registry hands it out (reference name). */
+export type ApiStreamFunction = (model: Model<Api>, context: Context, options?: StreamOptions) => AssistantMessageEventStream;
+/** A registered provider's `streamSimple`, as the registry hands it out (reference name). */
+export type ApiStreamSimpleFunction = (model: Model<Api>, context: Context, options?: SimpleStreamOptions) => AssistantMessageEventStream;
 
 /** A wire API implementation: its full-options and simple-options stream functions. */
 export interface ApiProvider<TApi extends Api = Api, TOptions extends StreamOptions = StreamOptions> {

@@ -103,3 +103,14 @@ export function isContextOverflow(message: AssistantMessage, contextWindow?: num
 	const { input, cacheRead, cacheWrite } = message.usage;
 	return input + cacheRead + cacheWrite > contextWindow;
 }
+
+/**
+ * The patterns {@link isContextOverflow} matches error messages against, as a fresh array (the
+ * reference's name for {@link CONTEXT_OVERFLOW_PATTERNS}, e.g. to test a custom provider's message).
+ *
+ * @example
+ * getOverflowPatterns().some((p) => p.test("prompt is too long: 210000 tokens > 200000 maximum")) // true
+ */
+export function getOverflowPatterns(): RegExp[] {
+	return [...CONTEXT_OVERFLOW_PATTERNS];
+}

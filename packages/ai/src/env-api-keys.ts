@@ -72,3 +72,19 @@ export function getEnvApiKey(provider: Provider): string | undefined {
 	}
 	return undefined;
 }
+
+/**
+ * The environment variables that are set (non-empty) for `provider`, in lookup order, or
+ * `undefined` when none is set or the provider has no known variables. Reports only API key
+ * variables, never their values. Same name and result shape as `@mariozechner/pi-ai`.
+ *
+ * @example
+ * // with GEMINI_API_KEY set
+ * findEnvKeys("google") // ["GEMINI_API_KEY"]
+ */
+export function findEnvKeys(provider: Provider): string[] | undefined {
+	const names = getEnvApiKeyNames(provider);
+	if (!names) return undefined;
+	const found = names.filter((name) => readVariable(name) !== undefined);
+	return found.length > 0 ? found : undefined;
+}

@@ -134,6 +134,15 @@ export class AssistantMessageEventStream extends EventStream<AssistantMessageEve
 }
 
 /** Creates an empty `AssistantMessageEventStream`, for custom providers. */
+/**
+ * What a consumer needs of an assistant event stream: async iteration over the events and
+ * `result()`. The agent's `StreamFn` returns this structural type, so a user's own stream class
+ * (or the reference's `AssistantMessageEventStream`) fits without extending ours.
+ */
+export interface AssistantMessageEventSource extends AsyncIterable<AssistantMessageEvent> {
+	result(): Promise<AssistantMessage>;
+}
+
 export function createAssistantMessageEventStream(): AssistantMessageEventStream {
 	return new AssistantMessageEventStream();
 }

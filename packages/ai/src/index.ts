@@ -22,7 +22,7 @@ export {
 	registerApiProvider,
 	unregisterApiProviders,
 } from "./api-registry.js";
-export { registerBuiltinApiProviders } from "./providers/register-builtins.js";
+export { registerBuiltInApiProviders, registerBuiltinApiProviders, resetApiProviders } from "./providers/register-builtins.js";
 export { complete, completeSimple, stream, streamSimple } from "./stream.js";
 export { calculateCost } from "./cost.js";
 export { ApiCallError, IdleTimeoutError } from "./http/api-call-error.js";
@@ -58,6 +58,7 @@ export {
 	isSameModel,
 	MISSING_TOOL_RESULT_TEXT,
 	sanitizeToolCallId,
+	type NormalizeToolCallId,
 	type TransformOptions,
 	transformMessages,
 	UNFINISHED_TOOL_CALL_TEXT,
@@ -84,3 +85,62 @@ export type {
 	ResponsesServiceTier,
 	ResponsesToolChoice,
 } from "./providers/openai-responses/wire-types.js";
+
+// --- Names of @mariozechner/pi-ai 0.73.1 (docs/migration.md). All cheap at import: provider
+// modules and typebox load on first use. ---
+export {
+	streamAnthropic,
+	streamAzureOpenAIResponses,
+	streamGoogle,
+	streamGoogleVertex,
+	streamMistral,
+	streamOpenAICodexResponses,
+	streamOpenAICompletions,
+	streamOpenAIResponses,
+	streamSimpleAnthropic,
+	streamSimpleAzureOpenAIResponses,
+	streamSimpleGoogle,
+	streamSimpleGoogleVertex,
+	streamSimpleMistral,
+	streamSimpleOpenAICodexResponses,
+	streamSimpleOpenAICompletions,
+	streamSimpleOpenAIResponses,
+} from "./providers/provider-stream-functions.js";
+export type {
+	AzureOpenAIResponsesOptions,
+	BedrockOptions,
+	BedrockThinkingDisplay,
+	GoogleVertexOptions,
+	MistralOptions,
+	OpenAICodexResponsesOptions,
+	OpenAICodexWebSocketDebugStats,
+} from "./providers/reference-only-options.js";
+export { type BedrockProviderModule, setBedrockProviderModule } from "./providers/bedrock-module.js";
+export type { ApiStreamFunction, ApiStreamSimpleFunction } from "./api-registry.js";
+export { clampThinkingLevel, getSupportedThinkingLevels } from "./thinking-levels.js";
+export { resolveCacheRetention } from "./cache-retention.js";
+export { loadTypebox, StringEnum, Type } from "./typebox-lazy.js";
+export { getOverflowPatterns } from "./context-overflow.js";
+export { parseJsonWithRepair, repairJson } from "./utils/json-repair.js";
+export { findEnvKeys } from "./env-api-keys.js";
+export {
+	appendAssistantMessageDiagnostic,
+	createAssistantMessageDiagnostic,
+	extractDiagnosticError,
+	formatThrownValue,
+} from "./diagnostics.js";
+export { cleanupSessionResources, registerSessionResourceCleanup, type SessionResourceCleanup } from "./session-resources.js";
+export type { AnthropicThinkingDisplay } from "./providers/anthropic-messages.js";
+export type { AssistantMessageEventSource } from "./event-stream.js";
+export type {
+	OAuthAuthInfo,
+	OAuthCredentials,
+	OAuthLoginCallbacks,
+	OAuthPrompt,
+	OAuthProvider,
+	OAuthProviderId,
+	OAuthProviderInfo,
+	OAuthProviderInterface,
+	OAuthSelectOption,
+	OAuthSelectPrompt,
+} from "./oauth-types.js";

@@ -7,6 +7,7 @@
  * breadth, llm-zoo and genai-prices for current models and prices; see docs/models.md). Every model handed out here is a fresh copy: callers may change `baseUrl`,
  * `headers`, `cost` or anything else without affecting the catalog or other callers.
  */
+import { MODEL_THINKING_LEVELS } from "./model-thinking-levels.js";
 import { MODELS } from "./models.generated.js";
 import type { Api, Model, Provider } from "./types.js";
 
@@ -38,6 +39,8 @@ function copyModel<TApi extends Api>(model: Model<TApi>): Model<TApi> {
 	const copy: Model<TApi> = { ...model, input: [...model.input], cost: { ...model.cost } };
 	if (model.headers) copy.headers = { ...model.headers };
 	if (model.compat) copy.compat = { ...model.compat };
+	const levels = model.thinkingLevelMap ?? MODEL_THINKING_LEVELS[`${model.provider}/${model.id}`];
+	if (levels) copy.thinkingLevelMap = { ...levels };
 	return copy;
 }
 
@@ -107,3 +110,5 @@ export function modelsAreEqual(a: Model<Api> | null | undefined, b: Model<Api> |
 	if (!a || !b) return false;
 	return a.id === b.id && a.provider === b.provider;
 }
+
+export { clampThinkingLevel, getSupportedThinkingLevels } from "./thinking-levels.js";

@@ -10,6 +10,12 @@ import type {
 	UserMessage,
 } from "./types.js";
 
+/**
+ * The reference's form of the id normaliser: also told the target model and the assistant message
+ * the call comes from. Pass it directly as `transformMessages`' third argument.
+ */
+export type NormalizeToolCallId<TApi extends Api = Api> = (id: string, model: Model<TApi>, source: AssistantMessage) => string;
+
 export interface TransformOptions {
 	/**
 	 * Maps a tool-call id to one the target API accepts. It must be deterministic; results follow
@@ -43,9 +49,16 @@ export const IMAGE_OMITTED_TEXT = "(image omitted: this model does not accept im
 export function transformMessages<TApi extends Api>(
 	messages: readonly Message[],
 	model: Model<TApi>,
-	options: TransformOptions = {},
+	options: TransformOptions | NormalizeToolCallId<TApi> = {},
 ): Message[] {
-	const ids = new ToolCallIdMap(options.normalizeToolCallId);
+	// The reference passes the normaliser itself as the third argument; accept both forms.
+	const normalize: ((id: string, source: AssistantMessage) => string) | undefined =
+		typeof options === "function"
+			? (id, source) => options(id, model, source)
+			: options.normalizeToolCallId
+				? (id) => (options.normalizeToolCallId as (id: string) => string)(id)
+				: undefined;
+	const ids = new ToolCallIdMap(normalize);
 	const acceptsImages = model.input.includes("image");
 	const output: Message[] = [];
 	/** Tool calls of the latest assistant turn still waiting for their results. */
@@ -112,7 +125,10 @@ function assistantMessage<TApi extends Api>(
 	const content: AssistantMessage["content"] = [];
 	for (const block of message.content) {
 		if (block.type === "text") {
-			if (block.text.trim() === "") continue;
+			// An empty text block is dropped, unless it carries server-tool parts for the same model
+			// (a reply of only Gemini code execution or Anthropic server tools; their envelopes start
+			// with `{"pi`, see google-generative-ai/server-parts.ts and anthropic-messages/server-blocks.ts).
+			if (block.text.trim() === "" && !(same && block.textSignature?.startsWith('{"pi'))) continue;
 			content.push(same ? { ...block } : { type: "text", text: block.text });
 		} else if (block.type === "thinking") {
 			// A failed reply's reasoning may be cut short and its signature incomplete: drop it.
@@ -123,7 +139,7 @@ function assistantMessage<TApi extends Api>(
 				content.push(same ? { ...block } : { type: "text", text: block.thinking });
 			}
 		} else {
-			const call: ToolCall = { type: "toolCall", id: ids.map(block.id), name: block.name, arguments: block.arguments };
+			const call: ToolCall = { type: "toolCall", id: ids.map(block.id, message), name: block.name, arguments: block.arguments };
 			if (same && block.thoughtSignature) call.thoughtSignature = block.thoughtSignature;
 			content.push(call);
 		}
@@ -165,9 +181,9 @@ class ToolCallIdMap {
 	private readonly mapped = new Map<string, string>();
 	private readonly used = new Set<string>();
 
-	constructor(private readonly normalize: ((id: string) => string) | undefined) {}
+	constructor(private readonly normalize: ((id: string, source: AssistantMessage) => string) | undefined) {}
 
-	map(original: string): string {
+	map(original: string, source: AssistantMessage): string {
 		const known = this.mapped.get(original);
 		if (known !== undefined) {
 			// The same id used again by a later call: give it a fresh unique id.
@@ -175,7 +191,7 @@ class ToolCallIdMap {
 			this.mapped.set(original, again);
 			return again;
 		}
-		const id = this.unique(this.normalize ? this.normalize(original) : original);
+		const id = this.unique(this.normalize ? this.normalize(original, source) : original);
 		this.mapped.set(original, id);
 		return id;
 	}

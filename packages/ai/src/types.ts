@@ -6,9 +6,11 @@
  * typebox schemas, referenced here with `import type` so that typebox is never loaded by it.
  */
 import type { Static, TSchema } from "typebox";
+import type { AssistantMessageDiagnostic } from "./diagnostics.js";
 import type { AssistantMessageEventStream } from "./event-stream.js";
 
 export type { AssistantMessageEventStream } from "./event-stream.js";
+export type { AssistantMessageDiagnostic, DiagnosticErrorInfo } from "./diagnostics.js";
 /** typebox's schema types, re-exported as types only (no run-time cost). */
 export type { Static, TSchema } from "typebox";
 
@@ -17,7 +19,19 @@ export type { Static, TSchema } from "typebox";
 // ---------------------------------------------------------------------------------------------
 
 /** The wire APIs this package speaks. */
-export type KnownApi = "openai-completions" | "openai-responses" | "anthropic-messages" | "google-generative-ai" | "faux";
+export type KnownApi =
+	| "openai-completions"
+	| "openai-responses"
+	| "anthropic-messages"
+	| "google-generative-ai"
+	| "faux"
+	// The reference's other apis: no built-in provider here (docs/migration.md), but the names are
+	// known so that models written for them type-check; `setBedrockProviderModule` plugs one in.
+	| "mistral-conversations"
+	| "azure-openai-responses"
+	| "openai-codex-responses"
+	| "bedrock-converse-stream"
+	| "google-vertex";
 
 /** A wire API name: a known one, or any string registered with `registerApiProvider`. */
 export type Api = KnownApi | (string & {});
@@ -36,7 +50,30 @@ export type KnownProvider =
 	| "togetherai"
 	| "azure"
 	| "ollama"
-	| "faux";
+	| "faux"
+	// The reference's other providers: known names without catalog entries here (docs/migration.md).
+	| "amazon-bedrock"
+	| "google-vertex"
+	| "azure-openai-responses"
+	| "openai-codex"
+	| "github-copilot"
+	| "vercel-ai-gateway"
+	| "zai"
+	| "minimax"
+	| "minimax-cn"
+	| "moonshotai"
+	| "moonshotai-cn"
+	| "huggingface"
+	| "fireworks"
+	| "opencode"
+	| "opencode-go"
+	| "kimi-coding"
+	| "cloudflare-workers-ai"
+	| "cloudflare-ai-gateway"
+	| "xiaomi"
+	| "xiaomi-token-plan-cn"
+	| "xiaomi-token-plan-ams"
+	| "xiaomi-token-plan-sgp";
 
 /** A provider name: a known one or any other string. */
 export type Provider = KnownProvider | (string & {});
@@ -157,6 +194,10 @@ export interface AssistantMessage {
 	model: string;
 	/** The provider's id for this response, when it sends one. */
 	responseId?: string;
+	/** The model id the provider says answered, when it differs from the requested one (reference name). */
+	responseModel?: string;
+	/** Structured notes about failures and recoveries while producing this message (see `createAssistantMessageDiagnostic`). */
+	diagnostics?: AssistantMessageDiagnostic[];
 	usage: Usage;
 	stopReason: StopReason;
 	/** The provider's own stop value (`end_turn`, `tool_calls`, `MAX_TOKENS`, …). */
@@ -229,8 +270,14 @@ export interface OpenAICompletionsCompat {
 	requiresToolResultName?: boolean;
 	/** Send `strict` on tool definitions. */
 	supportsStrictMode?: boolean;
-	/** How the server wants reasoning replayed to it. Streamed reasoning is read in every format. */
-	thinkingFormat?: "reasoning_content" | "reasoning" | "content-parts" | "none";
+	/**
+	 * How the server wants reasoning requested and replayed. Streamed reasoning is read in every
+	 * format. Two vocabularies are accepted:
+	 * - replay formats: `reasoning_content`, `reasoning`, `content-parts`, `none`;
+	 * - the request formats of `@mariozechner/pi-ai` (see {@link ReasoningRequestFormat}), which
+	 *   also pick the matching replay format (docs/migration.md has the table).
+	 */
+	thinkingFormat?: "reasoning_content" | "reasoning" | "content-parts" | "none" | ReasoningRequestFormat;
 	/** A user message right after tool results needs an assistant message in between (e.g. Mistral). */
 	requiresAssistantAfterToolResult?: boolean;
 	/**
@@ -247,6 +294,62 @@ export interface OpenAICompletionsCompat {
 	reasoningEffortMap?: Partial<Record<ThinkingLevel, string>>;
 	/** Tool-call ids the server accepts: `mistral` needs exactly 9 letters and digits. */
 	toolCallIdFormat?: "default" | "mistral";
+	// --- Fields of the reference's compat, kept so its model definitions compile (docs/migration.md) ---
+	/** OpenRouter routing preferences, sent as the body's `provider` field when `baseUrl` is OpenRouter's. */
+	openRouterRouting?: OpenRouterRouting;
+	/** Vercel AI Gateway routing, sent as `providerOptions.gateway` when `baseUrl` is the gateway's. */
+	vercelGatewayRouting?: VercelGatewayRouting;
+	/** Whether the server takes `prompt_cache_retention: "24h"` for `cacheRetention: "long"`. Default `true`. */
+	supportsLongCacheRetention?: boolean;
+	/** Accepted for compatibility and not read: thinking is replayed per `thinkingFormat`. */
+	requiresThinkingAsText?: boolean;
+	/** Accepted for compatibility and not read. */
+	requiresReasoningContentOnAssistantMessages?: boolean;
+	/** Accepted for compatibility and not read (z.ai is not a detected server). */
+	zaiToolStream?: boolean;
+	/** Accepted for compatibility and not read. */
+	cacheControlFormat?: "anthropic";
+	/** Accepted for compatibility and not read. */
+	sendSessionAffinityHeaders?: boolean;
+}
+
+/**
+ * How a reasoning level is put in the request, in the vocabulary of `@mariozechner/pi-ai`:
+ * `openai` sends `reasoning_effort`; `openrouter` sends `reasoning: { effort }`; `deepseek` sends
+ * `thinking: { type }` plus `reasoning_effort`; `zai` and `qwen` send `enable_thinking`;
+ * `qwen-chat-template` sends `chat_template_kwargs.enable_thinking`.
+ */
+export type ReasoningRequestFormat = "openai" | "openrouter" | "deepseek" | "zai" | "qwen" | "qwen-chat-template";
+
+/** OpenRouter provider routing (its `provider` request field); see openrouter.ai/docs/guides/routing. */
+export interface OpenRouterRouting {
+	allow_fallbacks?: boolean;
+	require_parameters?: boolean;
+	data_collection?: "deny" | "allow";
+	zdr?: boolean;
+	enforce_distillable_text?: boolean;
+	order?: string[];
+	only?: string[];
+	ignore?: string[];
+	quantizations?: string[];
+	sort?: string | { by?: string; partition?: string | null };
+	max_price?: { prompt?: number | string; completion?: number | string; image?: number | string; audio?: number | string; request?: number | string };
+	preferred_min_throughput?: number | { p50?: number; p75?: number; p90?: number; p99?: number };
+	preferred_max_latency?: number | { p50?: number; p75?: number; p90?: number; p99?: number };
+}
+
+/** Vercel AI Gateway routing: which upstream providers it may use, in which order. */
+export interface VercelGatewayRouting {
+	only?: string[];
+	order?: string[];
+}
+
+/** Differences between servers that speak Anthropic Messages. */
+export interface AnthropicMessagesCompat {
+	/** Accepted for compatibility and not read: tool input is streamed the same way everywhere. */
+	supportsEagerToolInputStreaming?: boolean;
+	/** Whether the server takes `cache_control.ttl: "1h"` for `cacheRetention: "long"`. Default `true`. */
+	supportsLongCacheRetention?: boolean;
 }
 
 /** Differences between servers that speak OpenAI Responses. */
@@ -255,13 +358,19 @@ export interface OpenAIResponsesCompat {
 	supportsPromptCacheKey?: boolean;
 	/** Ask for reasoning summaries on reasoning models. */
 	supportsReasoningSummary?: boolean;
+	/** Accepted for compatibility (reference name) and not read: no `session_id` header is sent. */
+	sendSessionIdHeader?: boolean;
+	/** Whether the server takes `prompt_cache_retention: "24h"` for `cacheRetention: "long"`. Default `true`. */
+	supportsLongCacheRetention?: boolean;
 }
 
 export type ModelCompat<TApi extends Api> = TApi extends "openai-completions"
 	? OpenAICompletionsCompat
 	: TApi extends "openai-responses"
 		? OpenAIResponsesCompat
-		: Record<string, unknown>;
+		: TApi extends "anthropic-messages"
+			? AnthropicMessagesCompat
+			: Record<string, unknown>;
 
 export interface Model<TApi extends Api = Api> {
 	id: string;
@@ -272,6 +381,12 @@ export interface Model<TApi extends Api = Api> {
 	baseUrl: string;
 	/** The model can reason (thinking). */
 	reasoning: boolean;
+	/**
+	 * Per-model thinking levels: the value sent for a level (e.g. Groq qwen3 `high` → `default`),
+	 * `null` for a level the model does not take. Missing keys use the provider's own mapping.
+	 * Read by `getSupportedThinkingLevels` / `clampThinkingLevel` and by `streamSimple`.
+	 */
+	thinkingLevelMap?: ThinkingLevelMap;
 	input: ("text" | "image")[];
 	/** Prices in US dollars per million tokens. */
 	cost: {
@@ -292,6 +407,28 @@ export interface Model<TApi extends Api = Api> {
 // ---------------------------------------------------------------------------------------------
 
 export type ThinkingLevel = "minimal" | "low" | "medium" | "high" | "xhigh";
+
+/** A thinking level including `off`, as `getSupportedThinkingLevels` lists them. */
+export type ModelThinkingLevel = "off" | ThinkingLevel;
+
+/** Per-model overrides of the value sent for a thinking level; `null` marks a level unsupported. */
+export type ThinkingLevelMap = Partial<Record<ModelThinkingLevel, string | null>>;
+
+/** Transport preference of the reference; every provider here streams over SSE and ignores it. */
+export type Transport = "sse" | "websocket" | "websocket-cached" | "auto";
+
+/** What `onResponse` is told: the HTTP status and headers, before the body is read. */
+export interface ProviderResponse {
+	status: number;
+	headers: Record<string, string>;
+}
+
+/** The reference's structured `textSignature` (OpenAI Responses message id and phase), JSON-encoded. */
+export interface TextSignatureV1 {
+	v: 1;
+	id: string;
+	phase?: "commentary" | "final_answer";
+}
 
 /** Token budgets per thinking level, for providers with budget-based thinking. */
 export interface ThinkingBudgets {
@@ -341,6 +478,12 @@ export interface StreamOptions {
 	idleTimeoutMs?: number;
 	/** Told about each retry before its delay. */
 	onRetry?: (info: RetryInfo) => void;
+	/** Told the status and headers of each HTTP response before its body is read. */
+	onResponse?: (response: ProviderResponse, model: Model<Api>) => void | Promise<void>;
+	/** Abort the request when it has not finished after this many milliseconds. No default. */
+	timeoutMs?: number;
+	/** Accepted for compatibility with the reference; every provider here uses SSE. */
+	transport?: Transport;
 }
 
 /** Options per provider: the common ones plus whatever that provider reads. */

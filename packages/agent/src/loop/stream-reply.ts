@@ -1,4 +1,4 @@
-import type { AssistantMessage, AssistantMessageEvent, AssistantMessageEventStream, Context, Message } from "@pi/ai";
+import type { AssistantMessage, AssistantMessageEvent, AssistantMessageEventSource, Context, Message } from "@pi/ai";
 import { ABORTED_TEXT, emptyAssistantMessage, endPartialReply, INTERRUPTED_TEXT } from "./assistant-messages.js";
 import type { LoopRun, ReplyInFlight } from "./loop-run-state.js";
 import { guard, RunFailure } from "./run-failure.js";
@@ -117,7 +117,7 @@ const ABORTED = Symbol("aborted");
  * Reads the reply's events until its terminal event, emitting `message_start` and
  * `message_update`s. Returns the final message. Ends at once when the reply's signal aborts.
  */
-async function consume(run: LoopRun, reply: ReplyInFlight, stream: AssistantMessageEventStream): Promise<AssistantMessage> {
+async function consume(run: LoopRun, reply: ReplyInFlight, stream: AssistantMessageEventSource): Promise<AssistantMessage> {
 	const signal = reply.controller.signal;
 	const iterator = stream[Symbol.asyncIterator]();
 	// One abort listener for the whole reply, waking whichever read is pending. (Racing each read
@@ -158,15 +158,16 @@ async function consume(run: LoopRun, reply: ReplyInFlight, stream: AssistantMess
  * The reply's final message after an abort: the stream's own when it already ended (a provider
  * that honours the signal ends it synchronously), else the partial so far, ended as `aborted`.
  */
-async function endAborted(run: LoopRun, reply: ReplyInFlight, stream: AssistantMessageEventStream): Promise<AssistantMessage> {
-	if (stream.isDone) return stream.result();
+async function endAborted(run: LoopRun, reply: ReplyInFlight, stream: AssistantMessageEventSource): Promise<AssistantMessage> {
+	// `isDone` is @pi/ai's own stream class; a user's stream without it is treated as still running.
+	if ((stream as { isDone?: unknown }).isDone === true) return stream.result();
 	return reply.partial
 		? endPartialReply(reply.partial, "aborted", ABORTED_TEXT)
 		: emptyAssistantMessage(run.config.model, "aborted", ABORTED_TEXT);
 }
 
-function isEventStream(value: unknown): value is AssistantMessageEventStream {
-	const candidate = value as Partial<AssistantMessageEventStream> | null | undefined;
+function isEventStream(value: unknown): value is AssistantMessageEventSource {
+	const candidate = value as Partial<AssistantMessageEventSource> | null | undefined;
 	return typeof candidate?.[Symbol.asyncIterator] === "function" && typeof candidate.result === "function";
 }
 

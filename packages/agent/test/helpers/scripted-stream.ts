@@ -74,7 +74,7 @@ export function scriptedStream(steps: Step[]): ScriptedStreamFn {
 			const message = typeof step === "function" ? await step(context, streamOptions) : step;
 			await play(builder, message);
 		});
-	}) as ScriptedStreamFn;
+	}) as unknown as ScriptedStreamFn;
 	Object.defineProperty(fn, "contexts", { value: contexts });
 	Object.defineProperty(fn, "options", { value: options });
 	Object.defineProperty(fn, "pending", { get: () => queue.length });

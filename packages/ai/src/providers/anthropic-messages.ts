@@ -14,7 +14,7 @@ import type { AnthropicStreamEvent } from "./anthropic-messages/wire-types.js";
 import { maxTokensWithThinking, reasoningLevel, thinkingBudget } from "./simple-options.js";
 import { isBlank } from "../utils/is-blank.js";
 
-export type { AnthropicOptions } from "./anthropic-messages/build-request.js";
+export type { AnthropicOptions, AnthropicThinkingDisplay } from "./anthropic-messages/build-request.js";
 export type { AnthropicEffort } from "./anthropic-messages/model-features.js";
 export type { AnthropicToolChoiceOption } from "./anthropic-messages/convert-tools.js";
 

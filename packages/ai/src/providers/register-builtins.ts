@@ -1,4 +1,4 @@
-import { type ApiProvider, getApiProvider, registerApiProvider } from "../api-registry.js";
+import { type ApiProvider, clearApiProviders, getApiProvider, registerApiProvider } from "../api-registry.js";
 import { AssistantMessageBuilder } from "../assistant-message-builder.js";
 import { AssistantMessageEventStream } from "../event-stream.js";
 import { adoptStream } from "../provider-stream.js";
@@ -37,16 +37,51 @@ let registered = false;
 export function ensureBuiltinApiProviders(): void {
 	if (registered) return;
 	registered = true;
-	registerBuiltinApiProviders();
+	registerBuiltInApiProviders();
 }
 
-/** Registers (again) every built-in provider, replacing earlier registrations of those apis. */
-export function registerBuiltinApiProviders(): void {
+/**
+ * Registers every built-in provider whose api has no registration yet (a provider the user
+ * registered for one of those apis is kept). Called automatically on the first `stream` call;
+ * call it again after `clearApiProviders()` to bring the built-ins back.
+ *
+ * @example
+ * clearApiProviders();
+ * registerBuiltInApiProviders();
+ */
+export function registerBuiltInApiProviders(): void {
 	registered = true;
 	for (const [api, load] of Object.entries(builtins)) {
 		if (getApiProvider(api)) continue;
 		registerApiProvider(lazyProvider(api, load), BUILTIN_SOURCE_ID);
 	}
+}
+
+/** The earlier spelling of {@link registerBuiltInApiProviders}, kept as an alias. */
+export const registerBuiltinApiProviders: () => void = registerBuiltInApiProviders;
+
+/**
+ * Removes every registered provider, the user's included, and registers the built-ins again:
+ * the registry as it is after import. Same name as in `@mariozechner/pi-ai`.
+ */
+export function resetApiProviders(): void {
+	clearApiProviders();
+	registerBuiltInApiProviders();
+}
+
+/**
+ * The stream function of one built-in api that loads its provider module on first call, so
+ * `import { streamAnthropic } from "@pi/ai"` costs nothing at import. Calls after the first go
+ * straight to the loaded function.
+ */
+export function lazyBuiltinStream<TApi extends Api, TOptions extends StreamOptions>(
+	api: TApi,
+	kind: "stream" | "streamSimple",
+): StreamFunction<TApi, TOptions> {
+	const load = builtins[api];
+	if (!load) throw new Error(`lazyBuiltinStream: "${api}" is not a built-in api`);
+	const provider = lazyProvider(api, load);
+	return provider[kind] as unknown as StreamFunction<TApi, TOptions>;
 }
 
 function lazyProvider(api: Api, load: Loader): ApiProvider {

@@ -1,3 +1,4 @@
+import { effectiveThinkingLevel } from "../thinking-levels.js";
 import type { Api, Model, SimpleStreamOptions, ThinkingBudgets, ThinkingLevel } from "../types.js";
 
 /** Default thinking budgets in tokens, for providers with budget-based thinking. */
@@ -14,8 +15,9 @@ export const DEFAULT_THINKING_BUDGETS: Required<ThinkingBudgets> = {
  * cannot reason, so that non-reasoning models never get reasoning parameters.
  */
 export function reasoningLevel<TApi extends Api>(model: Model<TApi>, options?: SimpleStreamOptions): ThinkingLevel | undefined {
-	if (!model.reasoning) return undefined;
-	return options?.reasoning;
+	if (!model.reasoning || options?.reasoning === undefined) return undefined;
+	// A model with per-model levels gets the nearest level it takes (Groq qwen3: only `high`).
+	return effectiveThinkingLevel(model, options.reasoning);
 }
 
 /** The token budget for `level`, from `options.thinkingBudgets` or the defaults. */

@@ -1,3 +1,4 @@
+import { encodeServerBlocks, type ServerBlocksEnvelope } from "./server-blocks.js";
 import type { AssistantMessageBuilder } from "../../assistant-message-builder.js";
 import { mapStopReason } from "./map-stop-reason.js";
 import { parseUsage } from "./parse-usage.js";
@@ -7,7 +8,9 @@ import type { AnthropicStreamEvent, AnthropicWireContentBlock } from "./wire-typ
 type OpenBlock =
 	| { kind: "text" | "thinking"; contentIndex: number }
 	| { kind: "toolCall"; contentIndex: number; wholeInput: boolean }
-	| { kind: "skip" };
+	| { kind: "skip" }
+	/** A server-tool block, assembled whole (its streamed input included) for replay. */
+	| { kind: "server"; block: Record<string, unknown>; inputJson: string };
 
 /**
  * The streaming state machine of the Anthropic Messages API: feeds parsed wire events to an
@@ -20,7 +23,8 @@ type OpenBlock =
  *   Redacted thinking becomes a thinking block with `redacted: true` and the opaque `data` in
  *   `thinkingSignature`. Tool input that arrives whole in `content_block_start` is used as is.
  * - Server-side blocks (`server_tool_use`, `web_search_tool_result`, `tool_search_tool_result`,
- *   and whatever type comes next) are skipped with all their deltas: they are not client calls.
+ *   and whatever type comes next) are not text and not client calls: each is assembled whole and
+ *   kept on the next text block's signature for an exact replay (see server-blocks.ts).
  * - `ping`, `citations_delta` and unknown event or delta types are ignored.
  * - `event: error` finishes the message as an error naming the error type and message, keeping
  *   the content that arrived.
@@ -31,6 +35,11 @@ export class AnthropicStreamState {
 	private readonly blocks = new Map<number, OpenBlock>();
 	private stopReason: string | null | undefined;
 	private refusalExplanation: string | undefined;
+	/** Server-tool blocks waiting for the next text block. */
+	private pendingServer: Record<string, unknown>[] = [];
+	/** Text blocks carrying server-tool blocks, by content index. */
+	private readonly carriers = new Map<number, ServerBlocksEnvelope>();
+	private lastTextIndex: number | undefined;
 
 	constructor(private readonly builder: AssistantMessageBuilder) {}
 
@@ -57,7 +66,8 @@ export class AnthropicStreamState {
 				break;
 			case "content_block_stop": {
 				const block = typeof event.index === "number" ? this.blocks.get(event.index) : undefined;
-				if (block && block.kind !== "skip") this.builder.end(block.contentIndex);
+				if (block?.kind === "server") this.closeServerBlock(block);
+				else if (block && block.kind !== "skip") this.builder.end(block.contentIndex);
 				break;
 			}
 			case "message_delta": {
@@ -69,6 +79,7 @@ export class AnthropicStreamState {
 				break;
 			}
 			case "message_stop": {
+				this.placeTrailingServerBlocks();
 				const mapped = mapStopReason(this.stopReason, this.refusalExplanation);
 				this.builder.finish(mapped.reason, { rawStopReason: mapped.rawStopReason, errorMessage: mapped.errorMessage });
 				break;
@@ -86,7 +97,12 @@ export class AnthropicStreamState {
 		const builder = this.builder;
 		switch (block.type) {
 			case "text": {
-				const contentIndex = builder.startText();
+				const before = this.pendingServer;
+				this.pendingServer = [];
+				const envelope: ServerBlocksEnvelope = { before, after: [] };
+				const contentIndex = builder.startText(encodeServerBlocks(envelope));
+				if (before.length > 0) this.carriers.set(contentIndex, envelope);
+				this.lastTextIndex = contentIndex;
 				if (block.text) builder.appendText(contentIndex, block.text);
 				this.blocks.set(index, { kind: "text", contentIndex });
 				break;
@@ -114,15 +130,49 @@ export class AnthropicStreamState {
 			}
 			default:
 				// server_tool_use, web_search_tool_result, tool_search_tool_result, mcp_tool_use, …:
-				// run by Anthropic, not by the caller.
-				this.blocks.set(index, { kind: "skip" });
+				// run by Anthropic, not by the caller; kept whole for replay.
+				this.blocks.set(index, { kind: "server", block: { ...(block as unknown as Record<string, unknown>) }, inputJson: "" });
 		}
+	}
+
+	/** A server-tool block is complete: its streamed input (if any) is parsed onto it. */
+	private closeServerBlock(open: Extract<OpenBlock, { kind: "server" }>): void {
+		if (open.inputJson !== "") {
+			try {
+				open.block.input = JSON.parse(open.inputJson);
+			} catch {
+				open.block.input = {}; // cut short: replaying a half input would be rejected
+			}
+		}
+		this.pendingServer.push(open.block);
+	}
+
+	/** Server-tool blocks after the last text go onto it, or onto an empty text block of their own. */
+	private placeTrailingServerBlocks(): void {
+		if (this.pendingServer.length === 0) return;
+		const blocks = this.pendingServer;
+		this.pendingServer = [];
+		const last = this.lastTextIndex;
+		if (last === undefined) {
+			const envelope: ServerBlocksEnvelope = { before: blocks, after: [] };
+			const index = this.builder.startText(encodeServerBlocks(envelope));
+			this.builder.end(index);
+			return;
+		}
+		const envelope = this.carriers.get(last) ?? { before: [], after: [] };
+		envelope.after.push(...blocks);
+		this.carriers.set(last, envelope);
+		this.builder.setSignature(last, encodeServerBlocks(envelope) as string);
 	}
 
 	private applyDelta(event: AnthropicStreamEvent): void {
 		const delta = event.delta;
 		const block = typeof event.index === "number" ? this.blocks.get(event.index) : undefined;
 		if (!delta || !block || block.kind === "skip") return;
+		if (block.kind === "server") {
+			if (delta.type === "input_json_delta" && typeof delta.partial_json === "string") block.inputJson += delta.partial_json;
+			return;
+		}
 		const builder = this.builder;
 		switch (delta.type) {
 			case "text_delta":

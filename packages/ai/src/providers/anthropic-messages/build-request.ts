@@ -1,3 +1,4 @@
+import { resolveCacheRetention } from "../../cache-retention.js";
 import type { Api, Context, Model, StreamOptions } from "../../types.js";
 import { applyCacheControl, cacheControlFor } from "./cache-control.js";
 import { convertMessages } from "./convert-messages.js";
@@ -23,6 +24,9 @@ export const MIN_THINKING_BUDGET = 1024;
 /**
  * Options of the Anthropic Messages provider: the common {@link StreamOptions} plus its own.
  */
+/** Whether thinking comes back summarized or is omitted (`thinking.display`). */
+export type AnthropicThinkingDisplay = "summarized" | "omitted";
+
 export interface AnthropicOptions extends StreamOptions {
 	/**
 	 * Turn on extended thinking. Models that take adaptive thinking (Opus 4.6, Sonnet 4.6 and
@@ -38,7 +42,7 @@ export interface AnthropicOptions extends StreamOptions {
 	 * Thinking text in responses: `summarized` or `omitted` (signature only). Unset, models that
 	 * omit it by default (Opus 4.7 and later) are asked for `summarized`; others get their default.
 	 */
-	thinkingDisplay?: "summarized" | "omitted";
+	thinkingDisplay?: AnthropicThinkingDisplay;
 	/** With budget thinking and tools, send the interleaved-thinking beta. Default `true`. */
 	interleavedThinking?: boolean;
 	/** `auto`, `any` (must call a tool), `none`, or `{ type: "tool", name }`. Sent only with tools. */
@@ -107,7 +111,9 @@ export function buildRequest<TApi extends Api>(
 		? [{ type: "text" as const, text: context.systemPrompt }]
 		: undefined;
 	const messages = convertMessages(context.messages, model);
-	const retention = options.cacheRetention ?? "short";
+	let retention = resolveCacheRetention(options.cacheRetention);
+	// A server without the 1-hour TTL still gets the default (5-minute) cache rather than none.
+	if (retention === "long" && model.compat?.supportsLongCacheRetention === false) retention = "short";
 	applyCacheControl(system, messages, cacheControlFor(retention));
 	if (retention === "long") betas.push(EXTENDED_CACHE_TTL_BETA);
 

@@ -1,3 +1,4 @@
+import { decodeServerBlocks } from "./server-blocks.js";
 import { sanitizeToolCallId, transformMessages } from "../../transform-messages.js";
 import type { Api, AssistantMessage, ImageContent, Message, Model, TextContent, ToolResultMessage } from "../../types.js";
 import type {
@@ -85,7 +86,11 @@ function assistantBlocks(message: AssistantMessage): AnthropicAssistantBlock[] {
 	const blocks: AnthropicAssistantBlock[] = [];
 	for (const block of message.content) {
 		if (block.type === "text") {
+			// Server-tool blocks of the same model go back around the text, exactly as received.
+			const carried = decodeServerBlocks(block.textSignature);
+			blocks.push(...(carried.before as unknown as AnthropicAssistantBlock[]));
 			if (!isBlank(block.text)) blocks.push({ type: "text", text: wellFormed(block.text) });
+			blocks.push(...(carried.after as unknown as AnthropicAssistantBlock[]));
 		} else if (block.type === "thinking") {
 			if (block.redacted) {
 				if (block.thinkingSignature) blocks.push({ type: "redacted_thinking", data: block.thinkingSignature });

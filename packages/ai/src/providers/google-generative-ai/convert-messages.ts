@@ -1,4 +1,5 @@
 import { isSameModel, transformMessages } from "../../transform-messages.js";
+import { decodeTextSignature } from "./server-parts.js";
 import type { Api, AssistantMessage, ImageContent, Message, Model, TextContent, ToolResultMessage, UserMessage } from "../../types.js";
 import { addMissingFunctionCallSignatures } from "./function-call-signatures.js";
 import type { ResolvedGoogleCompat } from "./google-compat.js";
@@ -93,9 +94,15 @@ function assistantParts<TApi extends Api>(message: AssistantMessage, model: Mode
 	const parts: GeminiPart[] = [];
 	for (const block of message.content) {
 		if (block.type === "text") {
-			const part: GeminiPart = { text: block.text };
-			if (same && block.textSignature) part.thoughtSignature = block.textSignature;
-			parts.push(part);
+			// The same model gets its code-execution parts back around the text, exactly as sent.
+			const envelope = same ? decodeTextSignature(block.textSignature) : undefined;
+			if (envelope) parts.push(...envelope.before);
+			if (block.text !== "" || !envelope || envelope.thoughtSignature) {
+				const part: GeminiPart = { text: block.text };
+				if (envelope?.thoughtSignature) part.thoughtSignature = envelope.thoughtSignature;
+				parts.push(part);
+			}
+			if (envelope) parts.push(...envelope.after);
 		} else if (block.type === "thinking") {
 			// Redacted thinking is another vendor's opaque payload; Gemini cannot read it.
 			if (block.redacted) continue;

@@ -3,6 +3,7 @@ import { blockedPromptMessage, mapStopReason } from "./map-stop-reason.js";
 import { applyPartialArg } from "./partial-args.js";
 import { parseUsage } from "./parse-usage.js";
 import { createToolCallIdGenerator } from "./tool-call-id.js";
+import { decodeTextSignature, encodeTextSignature, type ServerPartsEnvelope } from "./server-parts.js";
 import type { GeminiPart, GeminiStreamChunk } from "./wire-types.js";
 
 /** The message for a stream that stopped without a `finishReason` or `promptFeedback.blockReason`. */
@@ -32,10 +33,13 @@ interface OpenTextBlock {
  *   their whole `args`. Vertex AI's streamed arguments (a call with `willContinue`, then nameless
  *   parts with `partialArgs`, ended by a part without `willContinue`, often an empty
  *   `functionCall: {}`) are assembled and set when the call ends.
- * - `executableCode` and `codeExecutionResult` (the server-side code-execution tool) are shown as
- *   text blocks of their own: a fenced code block in the code's language, and a fenced `output`
- *   block (with the outcome when it is not `OUTCOME_OK`). They are never tool calls. Grounding
- *   metadata, citations and inline media are not part of the message.
+ * - `executableCode` and `codeExecutionResult` (the server-side code-execution tool) are not
+ *   model text and never tool calls: they stay out of the text, so the message's text is what
+ *   the official SDK's `.text` gives. They are kept, each with its `thoughtSignature`, in the
+ *   `textSignature` of the next text block (or the last one, when the reply ends with them; an
+ *   empty text block when there is no text at all), so that the same model gets them back
+ *   exactly (see server-parts.ts). Grounding metadata, citations and inline media are not part
+ *   of the message.
  * - `usageMetadata` (cumulative) sets usage on every chunk; `responseId` sets the response id.
  * - `finishReason` and `promptFeedback.blockReason` are remembered and applied by {@link finish}
  *   when the stream ends, so a usage-only chunk after them still counts. An `error` object in a
@@ -50,6 +54,10 @@ export class GeminiStreamState {
 	private finishMessage: string | undefined;
 	private blockReason: { reason: string; message: string | undefined } | undefined;
 	private readonly nextToolCallId: (name: string) => string;
+	/** Code-execution parts waiting for the next text block. */
+	private pendingServerParts: GeminiPart[] = [];
+	/** Text blocks that carry code-execution parts, by content index. */
+	private readonly envelopes = new Map<number, ServerPartsEnvelope>();
 
 	constructor(
 		private readonly builder: AssistantMessageBuilder,
@@ -98,6 +106,7 @@ export class GeminiStreamState {
 	finish(): void {
 		if (this.builder.isFinished) return;
 		this.flushStreamingCall();
+		this.placeTrailingServerParts();
 		if (this.blockReason) {
 			this.builder.finish("error", {
 				rawStopReason: this.blockReason.reason,
@@ -126,13 +135,10 @@ export class GeminiStreamState {
 	private handlePart(part: GeminiPart): void {
 		if (part.functionCall) {
 			this.handleFunctionCall(part);
-		} else if (part.executableCode) {
-			const language = (part.executableCode.language ?? "").toLowerCase().replace(/^language_unspecified$/, "");
-			this.addWholeText(fence(language, part.executableCode.code ?? ""));
-		} else if (part.codeExecutionResult) {
-			const { outcome, output } = part.codeExecutionResult;
-			const note = outcome && outcome !== "OUTCOME_OK" ? `${outcome}\n` : "";
-			this.addWholeText(fence("output", `${note}${output ?? ""}`));
+		} else if (part.executableCode || part.codeExecutionResult) {
+			// Kept whole (with its signature) for replay; the next text starts a new block.
+			this.closeText();
+			this.pendingServerParts.push({ ...part });
 		} else if (typeof part.text === "string") {
 			this.handleText(part.text, part.thought === true ? "thinking" : "text", part.thoughtSignature);
 		}
@@ -145,9 +151,9 @@ export class GeminiStreamState {
 			if (!signature) return;
 			const index = this.lastIndexOf[kind];
 			const block = index === undefined ? undefined : builder.message.content[index];
-			const current = block?.type === "text" ? block.textSignature : block?.type === "thinking" ? block.thinkingSignature : "";
+			const current = block?.type === "text" ? decodeTextSignature(block.textSignature).thoughtSignature : block?.type === "thinking" ? block.thinkingSignature : "";
 			if (index !== undefined && !current) {
-				builder.setSignature(index, signature);
+				this.setSignature(index, kind, signature);
 				if (this.openText?.index === index) this.openText.signature = signature;
 			}
 			return;
@@ -156,12 +162,21 @@ export class GeminiStreamState {
 		const conflicting = signature !== undefined && open?.signature !== undefined && open.signature !== signature;
 		if (!open || open.kind !== kind || conflicting) {
 			this.closeText();
-			const index = kind === "text" ? builder.startText(signature) : builder.startThinking({ signature });
+			let index: number;
+			if (kind === "text") {
+				const before = this.pendingServerParts;
+				this.pendingServerParts = [];
+				const envelope: ServerPartsEnvelope = { before, after: [], ...(signature !== undefined ? { thoughtSignature: signature } : {}) };
+				index = builder.startText(encodeTextSignature(envelope));
+				if (before.length > 0) this.envelopes.set(index, envelope);
+			} else {
+				index = builder.startThinking({ signature });
+			}
 			open = { index, kind, signature };
 			this.openText = open;
 			this.lastIndexOf[kind] = index;
 		} else if (signature !== undefined && open.signature === undefined) {
-			builder.setSignature(open.index, signature);
+			this.setSignature(open.index, kind, signature);
 			open.signature = signature;
 		}
 		if (kind === "text") builder.appendText(open.index, text);
@@ -200,12 +215,36 @@ export class GeminiStreamState {
 		if (call.willContinue !== true) this.flushStreamingCall();
 	}
 
-	/** Adds a complete text block of its own (code execution), closing the open one first. */
-	private addWholeText(text: string): void {
-		this.closeText();
-		const index = this.builder.startText();
-		this.builder.appendText(index, text);
-		this.builder.end(index);
+	/** Sets a block's Gemini signature, keeping the code-execution parts a text block carries. */
+	private setSignature(index: number, kind: "text" | "thinking", signature: string): void {
+		const envelope = kind === "text" ? this.envelopes.get(index) : undefined;
+		if (!envelope) return this.builder.setSignature(index, signature);
+		envelope.thoughtSignature = signature;
+		this.builder.setSignature(index, encodeTextSignature(envelope) as string);
+	}
+
+	/**
+	 * Code-execution parts after the last text go onto the last text block (`after`), or onto an
+	 * empty text block of their own when the reply has no text.
+	 */
+	private placeTrailingServerParts(): void {
+		const parts = this.pendingServerParts;
+		if (parts.length === 0) return;
+		this.pendingServerParts = [];
+		const last = this.lastIndexOf.text;
+		if (last === undefined) {
+			this.closeText();
+			const envelope: ServerPartsEnvelope = { before: parts, after: [] };
+			const index = this.builder.startText(encodeTextSignature(envelope));
+			this.envelopes.set(index, envelope);
+			this.builder.end(index);
+			return;
+		}
+		const block = this.builder.message.content[last];
+		const envelope = this.envelopes.get(last) ?? decodeTextSignature(block?.type === "text" ? block.textSignature : undefined);
+		envelope.after.push(...parts);
+		this.envelopes.set(last, envelope);
+		this.builder.setSignature(last, encodeTextSignature(envelope) as string);
 	}
 
 	private closeText(): void {
@@ -213,15 +252,6 @@ export class GeminiStreamState {
 		this.builder.end(this.openText.index);
 		this.openText = undefined;
 	}
-}
-
-/** A Markdown fenced block, its fence longer than any backtick run inside (code may hold fences). */
-function fence(language: string, body: string): string {
-	const text = body.endsWith("\n") ? body : `${body}\n`;
-	let longest = 0;
-	for (const run of text.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
-	const marks = "`".repeat(Math.max(3, longest + 1));
-	return `\n${marks}${language}\n${text}${marks}\n`;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -1,8 +1,10 @@
+import { resolveCacheRetention } from "../../cache-retention.js";
 import type { Context, Model } from "../../types.js";
 import { convertMessages } from "./convert-messages.js";
 import { convertTools } from "./convert-tools.js";
 import type { ResolvedOpenAICompletionsCompat } from "./detect-compat.js";
 import { detectServer } from "./detect-server.js";
+import { applyReasoning, applyRouting } from "./reasoning-params.js";
 import type { OpenAICompletionsOptions } from "./options.js";
 import type { WireRequest } from "./wire-types.js";
 
@@ -55,9 +57,8 @@ function buildBody(
 		body.tools = convertTools(context.tools, { supportsStrictMode: compat.supportsStrictMode, strict: options.strictTools });
 	}
 	if (options.toolChoice !== undefined) body.tool_choice = options.toolChoice;
-	if (options.reasoningEffort !== undefined && model.reasoning && compat.supportsReasoningEffort) {
-		body.reasoning_effort = compat.reasoningEffortMap[options.reasoningEffort];
-	}
+	applyReasoning(body, model, options, compat);
+	applyRouting(body, model, compat);
 	// OpenAI keeps chat completions only when asked; say so explicitly so an account-level default
 	// does not store them.
 	if (compat.supportsStore) body.store = false;
@@ -67,10 +68,10 @@ function buildBody(
 		// OpenAI: "The 'metadata' parameter is only allowed when 'store' is enabled."
 		if (compat.supportsStore) body.store = true;
 	}
-	const retention = options.cacheRetention ?? "short";
+	const retention = resolveCacheRetention(options.cacheRetention);
 	if (compat.supportsPromptCacheKey && options.sessionId && retention !== "none") {
 		body.prompt_cache_key = options.sessionId;
-		if (retention === "long") body.prompt_cache_retention = "24h";
+		if (retention === "long" && compat.supportsLongCacheRetention !== false) body.prompt_cache_retention = "24h";
 	}
 	return body;
 }

@@ -1,10 +1,42 @@
-import type { Model, OpenAICompletionsCompat, ThinkingLevel } from "../../types.js";
+import type { Model, OpenAICompletionsCompat, ReasoningRequestFormat, ThinkingLevel } from "../../types.js";
 import { type CompletionsServer, detectServer } from "./detect-server.js";
 
 /** Every compat setting decided: what {@link detectCompat} returns. */
-export type ResolvedOpenAICompletionsCompat = Required<Omit<OpenAICompletionsCompat, "reasoningEffortMap">> & {
-	reasoningEffortMap: Record<ThinkingLevel, string>;
+/** Compat fields of the reference that are read straight from `model.compat` when set. */
+type PassThroughCompat =
+	| "openRouterRouting"
+	| "vercelGatewayRouting"
+	| "supportsLongCacheRetention"
+	| "requiresThinkingAsText"
+	| "requiresReasoningContentOnAssistantMessages"
+	| "zaiToolStream"
+	| "cacheControlFormat"
+	| "sendSessionAffinityHeaders";
+
+export type ResolvedOpenAICompletionsCompat = Required<Omit<OpenAICompletionsCompat, "reasoningEffortMap" | "thinkingFormat" | PassThroughCompat>> &
+	Pick<OpenAICompletionsCompat, PassThroughCompat> & {
+		reasoningEffortMap: Record<ThinkingLevel, string>;
+		/** How reasoning is replayed to the server. */
+		thinkingFormat: "reasoning_content" | "reasoning" | "content-parts" | "none";
+		/** How a reasoning level is requested: `openai` is the `reasoning_effort` field. */
+		reasoningRequestFormat: ReasoningRequestFormat;
+	};
+
+/**
+ * The replay format that goes with each of the reference's request formats: the field each of
+ * those servers streams its reasoning in, and reads it back from.
+ */
+const REPLAY_FOR_REQUEST_FORMAT: Record<Exclude<ReasoningRequestFormat, "openai">, ResolvedOpenAICompletionsCompat["thinkingFormat"]> = {
+	openrouter: "reasoning",
+	deepseek: "reasoning_content",
+	zai: "reasoning_content",
+	qwen: "reasoning_content",
+	"qwen-chat-template": "reasoning_content",
 };
+
+function isRequestFormat(value: unknown): value is ReasoningRequestFormat {
+	return value === "openai" || (typeof value === "string" && Object.hasOwn(REPLAY_FOR_REQUEST_FORMAT, value));
+}
 
 /** Servers with the five levels `minimal`..`xhigh` accepted as they are. */
 const ALL_LEVELS: Record<ThinkingLevel, string> = { minimal: "minimal", low: "low", medium: "medium", high: "high", xhigh: "xhigh" };
@@ -45,6 +77,12 @@ export function detectCompat(model: Model<"openai-completions">): ResolvedOpenAI
 	const resolved: ResolvedOpenAICompletionsCompat = { ...detected };
 	for (const [key, value] of Object.entries(overrides) as [keyof OpenAICompletionsCompat, unknown][]) {
 		if (value === undefined || key === "reasoningEffortMap") continue;
+		if (key === "thinkingFormat" && isRequestFormat(value)) {
+			// The reference's vocabulary names the request format; the replay format follows from it.
+			resolved.reasoningRequestFormat = value;
+			if (value !== "openai") resolved.thinkingFormat = REPLAY_FOR_REQUEST_FORMAT[value];
+			continue;
+		}
 		(resolved as unknown as Record<string, unknown>)[key] = value;
 	}
 	if (overrides.reasoningEffortMap) {
@@ -72,6 +110,7 @@ function baseline(): ResolvedOpenAICompletionsCompat {
 		supportsPromptCacheKey: false,
 		reasoningEffortMap: { ...THREE_LEVELS },
 		toolCallIdFormat: "default",
+		reasoningRequestFormat: "openai",
 	};
 }
 

@@ -84,6 +84,18 @@ export interface WireRequest {
 	metadata?: Record<string, string>;
 	prompt_cache_key?: string;
 	prompt_cache_retention?: string;
+	/** Reasoning as a nested object (OpenRouter). */
+	reasoning?: { effort: string };
+	/** DeepSeek's thinking switch. */
+	thinking?: { type: "enabled" | "disabled" };
+	/** z.ai and Qwen's thinking switch. */
+	enable_thinking?: boolean;
+	/** Qwen served through a chat template (vLLM, SGLang). */
+	chat_template_kwargs?: { enable_thinking: boolean; preserve_thinking: boolean };
+	/** OpenRouter provider routing. */
+	provider?: unknown;
+	/** Vercel AI Gateway options. */
+	providerOptions?: { gateway: unknown };
 }
 
 /** Token counts of a chunk's `usage` (or Groq's `x_groq.usage`). */

@@ -1,3 +1,4 @@
+import { resolveCacheRetention } from "../../cache-retention.js";
 import type { Api, Context, Model } from "../../types.js";
 import { convertMessages } from "./convert-messages.js";
 import { convertTools } from "./convert-tools.js";
@@ -55,13 +56,14 @@ export function buildRequest(
 				: { effort: options.reasoningEffort };
 		body.include = ["reasoning.encrypted_content"];
 	}
-	if (compat?.supportsPromptCacheKey !== false && options.cacheRetention !== "none") {
+	const retention = resolveCacheRetention(options.cacheRetention);
+	if (compat?.supportsPromptCacheKey !== false && retention !== "none") {
 		if (options.sessionId) body.prompt_cache_key = options.sessionId;
-		if (options.cacheRetention === "long") body.prompt_cache_retention = "24h";
+		if (retention === "long" && compat?.supportsLongCacheRetention !== false) body.prompt_cache_retention = "24h";
 	}
 	const metadata = wireMetadata(options.metadata);
 	if (metadata) body.metadata = metadata;
-	if (options.serviceTier !== undefined) body.service_tier = options.serviceTier;
+	if (options.serviceTier !== undefined && options.serviceTier !== null) body.service_tier = options.serviceTier;
 
 	const headers = mergeHeaders(apiKey ? { Authorization: `Bearer ${apiKey}` } : undefined, model.headers, options.headers);
 	return { url: `${model.baseUrl.replace(/\/+$/, "")}/responses`, headers, body };

@@ -73,6 +73,7 @@ function assistantItems(message: AssistantMessage, model: Model<Api>, options: C
 		if (block.type === "text") {
 			const signature = same ? decodeTextSignature(block.textSignature) : undefined;
 			if (signature) {
+				for (const item of signature.before ?? []) input.push(item as ResponsesInputItem);
 				input.push({
 					type: "message",
 					role: "assistant",
@@ -81,12 +82,19 @@ function assistantItems(message: AssistantMessage, model: Model<Api>, options: C
 					content: [{ type: "output_text", text: block.text, annotations: [] }],
 					...(signature.phase ? { phase: signature.phase } : {}),
 				});
+				for (const item of signature.after ?? []) input.push(item as ResponsesInputItem);
 			} else {
 				input.push({ role: "assistant", content: block.text });
 			}
 		} else if (block.type === "thinking") {
 			const item = same ? reasoningItem(block, options.store) : undefined;
-			if (item) input.push(item);
+			if (item) {
+				// Built-in tool items kept beside the reasoning item (see responses-stream-state.ts).
+				const { piBefore, piAfter, ...reasoning } = item as ResponsesReasoningItem & { piBefore?: unknown[]; piAfter?: unknown[] };
+				for (const carried of piBefore ?? []) input.push(carried as ResponsesInputItem);
+				input.push(reasoning);
+				for (const carried of piAfter ?? []) input.push(carried as ResponsesInputItem);
+			}
 		} else {
 			const { callId, itemId } = decodeToolCallId(block.id);
 			input.push({

@@ -33,5 +33,6 @@ export interface OpenAIResponsesOptions extends StreamOptions {
 	 */
 	background?: boolean;
 	/** `service_tier`: `auto`, `default`, `flex`, `priority`, `scale`. Default: not sent. */
-	serviceTier?: ResponsesServiceTier;
+	/** `null` (the reference allows it) means the same as leaving it out. */
+	serviceTier?: ResponsesServiceTier | null;
 }

@@ -9,11 +9,22 @@ import { isBlank } from "../../utils/is-blank.js";
 
 /** One output item being streamed, keyed by its `output_index` (and its id). */
 type Entry =
-	| { kind: "text"; index: number; closed: boolean; itemId: string | undefined; hasText: boolean; streamedParts: Set<number> }
-	| { kind: "thinking"; index: number; closed: boolean; hasText: boolean; lastPart: string | undefined; streamedParts: Set<string> }
+	| { kind: "text"; index: number; closed: boolean; itemId: string | undefined; hasText: boolean; streamedParts: Set<number>; carried: CarriedItems }
+	| { kind: "thinking"; index: number; closed: boolean; hasText: boolean; lastPart: string | undefined; streamedParts: Set<string>; carried: CarriedItems }
 	| { kind: "toolCall"; index: number; closed: boolean; argumentsSeen: boolean }
 	/** Items that are not content blocks: `web_search_call`, `file_search_call`, … (server-side tools). */
 	| { kind: "other"; closed: boolean };
+
+/**
+ * Built-in tool items (`web_search_call`, …) carried by a text or thinking block for an exact
+ * replay to the same model: the items that came just before its own item, and (on the last such
+ * block) the ones that ended the reply. `item` is the block's own item, once it is complete.
+ */
+interface CarriedItems {
+	before: unknown[];
+	after: unknown[];
+	item?: ResponsesOutputItem;
+}
 
 /** Between two summary parts (or reasoning text parts) of one reasoning item. */
 export const REASONING_PART_SEPARATOR = "\n\n";
@@ -35,11 +46,18 @@ export class MalformedEventError extends Error {
  *   within that block, so that one block maps to exactly one item to replay. At `output_item.done`
  *   the whole item JSON becomes the `thinkingSignature` (id and `encrypted_content` included).
  * - `function_call` items become tool calls with id `call_id|item_id`.
- * - Other items (`web_search_call`, …) are server-side tools and produce no block.
+ * - Other items (`web_search_call`, …) are server-side (built-in) tools: no block and no text.
+ *   Each complete item is kept, in order, on the signature of the next text or thinking block
+ *   (`before`), or of the last one when the reply ends with it (`after`), so the same model gets
+ *   them back exactly (see text-signature.ts and convert-messages.ts).
  * - Text that a server only sends whole (a `.done` event or the item at `output_item.done`, e.g.
  *   LM Studio's arguments) is used when no delta carried it.
  */
 export class ResponsesStreamState {
+	/** Built-in tool items waiting for the next text or thinking block. */
+	private pendingItems: unknown[] = [];
+	/** The last text or thinking entry, which takes trailing built-in tool items. */
+	private lastCarrier: Extract<Entry, { carried: CarriedItems }> | undefined;
 	private readonly byOutputIndex = new Map<number, Entry>();
 	private readonly byItemId = new Map<string, Entry>();
 	private hasFunctionCall = false;
@@ -187,6 +205,7 @@ export class ResponsesStreamState {
 	private terminal(type: string, response: ResponsesResponse | undefined): void {
 		this.lifecycle(response);
 		if (response?.usage) this.builder.setUsage(parseUsage(response.usage));
+		this.placeTrailingItems();
 		const decision = mapStopReason(type, response, this.hasFunctionCall);
 		this.builder.finish(decision.reason, { rawStopReason: decision.rawStopReason, errorMessage: decision.errorMessage });
 	}
@@ -203,9 +222,14 @@ export class ResponsesStreamState {
 		let entry: Entry;
 		if (item.type === "message") {
 			const signature = item.id ? encodeTextSignature({ id: item.id, phase: item.phase ?? undefined }) : undefined;
-			entry = { kind: "text", index: this.builder.startText(signature), closed: false, itemId: item.id, hasText: false, streamedParts: new Set() };
+			const carried = this.takePending();
+			const withItems = item.id ? encodeTextSignature({ id: item.id, phase: item.phase ?? undefined, before: carried.before }) : signature;
+			entry = { kind: "text", index: this.builder.startText(withItems), closed: false, itemId: item.id, hasText: false, streamedParts: new Set(), carried };
+			this.lastCarrier = entry;
 		} else if (item.type === "reasoning") {
-			entry = { kind: "thinking", index: this.builder.startThinking(), closed: false, hasText: false, lastPart: undefined, streamedParts: new Set() };
+			const carried = this.takePending();
+			entry = { kind: "thinking", index: this.builder.startThinking(), closed: false, hasText: false, lastPart: undefined, streamedParts: new Set(), carried };
+			this.lastCarrier = entry;
 		} else if (item.type === "function_call") {
 			this.hasFunctionCall = true;
 			const id = encodeToolCallId(item.call_id || item.id || `call_${outputIndex ?? this.byOutputIndex.size}`, item.id);
@@ -284,7 +308,8 @@ export class ResponsesStreamState {
 				}
 			}
 			// `phase` may be known only now; keep the signature complete.
-			if (item.id) this.builder.setSignature(entry.index, encodeTextSignature({ id: item.id, phase: item.phase ?? undefined }));
+			entry.carried.item = item;
+			this.setCarrierSignature(entry);
 		} else if (entry.kind === "thinking") {
 			if (!entry.hasText) {
 				// Summary parts, then raw reasoning text (`content`, LM Studio / DeepSeek).
@@ -299,14 +324,42 @@ export class ResponsesStreamState {
 				}
 			}
 			// The whole item, so that it can be replayed exactly (id, encrypted_content, summary).
-			if (item.id) this.builder.setSignature(entry.index, JSON.stringify(item));
+			entry.carried.item = item;
+			this.setCarrierSignature(entry);
 		} else if (entry.kind === "toolCall") {
 			if (!entry.argumentsSeen && item.arguments) {
 				entry.argumentsSeen = true;
 				this.builder.appendToolCallArguments(entry.index, item.arguments);
 			}
 		}
+		else if (entry.kind === "other") this.pendingItems.push(item);
 		entry.closed = true;
 		if (entry.kind !== "other") this.builder.end(entry.index);
+	}
+
+	private takePending(): CarriedItems {
+		const before = this.pendingItems;
+		this.pendingItems = [];
+		return { before, after: [] };
+	}
+
+	/** The block's signature: its own item plus the built-in tool items it carries. */
+	private setCarrierSignature(entry: Extract<Entry, { carried: CarriedItems }>): void {
+		const { item, before, after } = entry.carried;
+		if (!item?.id) return;
+		if (entry.kind === "text") {
+			this.builder.setSignature(entry.index, encodeTextSignature({ id: item.id, phase: item.phase ?? undefined, before, after }));
+		} else {
+			const extra = { ...(before.length > 0 ? { piBefore: before } : {}), ...(after.length > 0 ? { piAfter: after } : {}) };
+			this.builder.setSignature(entry.index, JSON.stringify({ ...item, ...extra }));
+		}
+	}
+
+	/** Built-in tool items that ended the reply go onto the last text or thinking block. */
+	private placeTrailingItems(): void {
+		if (this.pendingItems.length === 0 || !this.lastCarrier) return;
+		this.lastCarrier.carried.after.push(...this.pendingItems);
+		this.pendingItems = [];
+		this.setCarrierSignature(this.lastCarrier);
 	}
 }

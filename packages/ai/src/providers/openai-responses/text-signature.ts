@@ -7,6 +7,10 @@
 export interface ResponsesTextSignature {
 	id: string;
 	phase?: string;
+	/** Built-in tool items (`web_search_call`, …) that came just before this message, replayed before it. */
+	before?: unknown[];
+	/** Built-in tool items that ended the reply after this message, replayed after it. */
+	after?: unknown[];
 }
 
 /**
@@ -14,7 +18,12 @@ export interface ResponsesTextSignature {
  * encodeTextSignature({ id: "msg_1", phase: "commentary" }) // '{"id":"msg_1","phase":"commentary"}'
  */
 export function encodeTextSignature(signature: ResponsesTextSignature): string {
-	return JSON.stringify(signature.phase ? { id: signature.id, phase: signature.phase } : { id: signature.id });
+	const encoded: Record<string, unknown> = { id: signature.id };
+	if (signature.phase) encoded.phase = signature.phase;
+	// Written only when present, so a plain message's signature stays the reference's TextSignatureV1 shape.
+	if (signature.before && signature.before.length > 0) encoded.before = signature.before;
+	if (signature.after && signature.after.length > 0) encoded.after = signature.after;
+	return JSON.stringify(encoded);
 }
 
 /**
@@ -27,8 +36,13 @@ export function decodeTextSignature(signature: string | undefined): ResponsesTex
 		try {
 			const value: unknown = JSON.parse(signature);
 			if (typeof value === "object" && value !== null) {
-				const { id, phase } = value as { id?: unknown; phase?: unknown };
-				if (typeof id === "string" && id) return typeof phase === "string" && phase ? { id, phase } : { id };
+				const { id, phase, before, after } = value as { id?: unknown; phase?: unknown; before?: unknown; after?: unknown };
+				if (typeof id === "string" && id) {
+					const decoded: ResponsesTextSignature = typeof phase === "string" && phase ? { id, phase } : { id };
+					if (Array.isArray(before) && before.length > 0) decoded.before = before;
+					if (Array.isArray(after) && after.length > 0) decoded.after = after;
+					return decoded;
+				}
 			}
 		} catch {
 			// not ours: fall through

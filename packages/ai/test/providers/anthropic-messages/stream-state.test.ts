@@ -76,7 +76,7 @@ describe("AnthropicStreamState", () => {
 		expect(message.content).toEqual([{ type: "toolCall", id: "toolu_e", name: "f", arguments: {} }]);
 	});
 
-	it("skips server-side blocks with their deltas, and keeps text around them", async () => {
+	it("keeps server-side blocks out of the text, whole and in order, on the next text block's signature", async () => {
 		const { message } = await feed([
 			start,
 			...textBlock(0, "Searching."),
@@ -93,7 +93,19 @@ describe("AnthropicStreamState", () => {
 		]);
 		expect(message.content).toEqual([
 			{ type: "text", text: "Searching." },
-			{ type: "text", text: "Found it." },
+			{
+				type: "text",
+				text: "Found it.",
+				textSignature: JSON.stringify({
+					piAnthropicBlocks: 1,
+					before: [
+						{ type: "server_tool_use", id: "srvtoolu_1", name: "web_search", input: { query: "x" } },
+						{ type: "web_search_tool_result" },
+						{ type: "mcp_tool_use", id: "mcptoolu_1", name: "m", input: { a: 1 } },
+					],
+					after: [],
+				}),
+			},
 		]);
 		expect(message.usage.output).toBe(9);
 	});

@@ -135,12 +135,8 @@ const EXPECTED: Record<string, Expected> = {
 				type: "text",
 				text: "To find the sum of the first 5 prime numbers, we first need to identify them. The first five prime numbers are 2, 3, 5, 7, and 11.\n\nNow, let's calculate their sum using a Python tool:\n\n",
 			},
-			{
-				type: "text",
-				text: "\n```python\nprime_numbers = [2, 3, 5, 7, 11]\nsum_of_primes = sum(prime_numbers)\nprint(f'The sum of the first 5 prime numbers is: {sum_of_primes}')\n```\n",
-			},
-			{ type: "text", text: "\n```output\nThe sum of the first 5 prime numbers is: 28\n```\n" },
-			{ type: "text", text: "The sum of the first 5 prime numbers is 28." },
+			// The code and its output are not text: they ride on this block's signature (code-execution.test.ts).
+			{ type: "text", text: "The sum of the first 5 prime numbers is 28.", signature: ['{"piGeminiParts":1,"before":[{"executableCode"', 336] },
 		],
 	},
 	"google-search-grounding": {

@@ -99,23 +99,27 @@ describe("google-generative-ai stream: parts to blocks", () => {
 		]);
 	});
 
-	it("shows code execution as fenced text blocks, never as tool calls", async () => {
+	it("keeps code execution out of the text and never makes it a tool call (kept on the next text block's signature)", async () => {
 		const message = await replay(
 			candidate([{ executableCode: { language: "PYTHON", code: "print(1/0)" } }]),
 			candidate([{ codeExecutionResult: { outcome: "OUTCOME_FAILED", output: "ZeroDivisionError" } }]),
 			candidate([{ text: "It failed." }], { finishReason: "STOP" }),
 		);
 		expect(message.content).toEqual([
-			{ type: "text", text: "\n```python\nprint(1/0)\n```\n" },
-			{ type: "text", text: "\n```output\nOUTCOME_FAILED\nZeroDivisionError\n```\n" },
-			{ type: "text", text: "It failed." },
+			{
+				type: "text",
+				text: "It failed.",
+				textSignature: JSON.stringify({
+					piGeminiParts: 1,
+					before: [
+						{ executableCode: { language: "PYTHON", code: "print(1/0)" } },
+						{ codeExecutionResult: { outcome: "OUTCOME_FAILED", output: "ZeroDivisionError" } },
+					],
+					after: [],
+				}),
+			},
 		]);
 		expect(message.stopReason).toBe("stop");
-	});
-
-	it("lengthens the fence when the code holds one", async () => {
-		const message = await replay(candidate([{ executableCode: { language: "PYTHON", code: 's = """\n```\n"""' } }], { finishReason: "STOP" }));
-		expect(message.content).toEqual([{ type: "text", text: '\n````python\ns = """\n```\n"""\n````\n' }]);
 	});
 
 	it("counts cached tokens as cacheRead and takes usage from a usage-only chunk after the finish", async () => {

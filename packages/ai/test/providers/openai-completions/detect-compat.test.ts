@@ -19,6 +19,7 @@ const BASE: ResolvedOpenAICompletionsCompat = {
 	supportsPromptCacheKey: false,
 	reasoningEffortMap: THREE,
 	toolCallIdFormat: "default",
+	reasoningRequestFormat: "openai",
 };
 
 describe("detectCompat: one resolved compat per server", () => {

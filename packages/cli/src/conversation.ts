@@ -1,0 +1,105 @@
+/**
+ * A prompt's conversation: a new session file, a continued one (`-c`, `--session`), or none
+ * (`--no-session`). The session is handed to the `Agent` (`AgentOptions.session`), which
+ * appends every message at its end and awaits the append before the run goes on, so an
+ * interrupted or crashed run keeps everything up to its last finished message, a partial reply
+ * cut by Ctrl-C included.
+ */
+import type { Session, SessionContext, SessionEntryInput } from "@pi/agent-core";
+import { SessionCorruptError, SessionLockedError } from "@pi/agent-core";
+import { openSessionFile } from "@pi/agent-core/node";
+import type { Api, Model } from "@pi/ai";
+import { getModel } from "@pi/ai";
+import { CliError } from "./cli-error.js";
+import { createSessionFile, lastSessionFile, resolveSessionRef } from "./session-files.js";
+
+/**
+ * The custom entry that records the whole model a conversation used (its base URL included), so
+ * that `-c` resumes a `--base-url` conversation without the flags. Written next to each
+ * `model_change`.
+ */
+export const MODEL_ENTRY_TYPE = "pi-ai.model";
+
+/** What the prompt command asked for. */
+export interface ConversationRequest {
+	continueLast: boolean;
+	sessionRef: string | undefined;
+	noSession: boolean;
+}
+
+/** An open conversation. */
+export interface Conversation {
+	/** `undefined` with `--no-session`. */
+	session: Session | undefined;
+	id: string | undefined;
+	path: string | undefined;
+	/** What the continued conversation holds (empty for a new one). */
+	context: SessionContext;
+	/** The model the continued conversation last used, when it can be rebuilt. */
+	resumedModel: Model<Api> | undefined;
+}
+
+const EMPTY_CONTEXT: SessionContext = { messages: [], model: undefined, thinkingLevel: undefined, systemPrompt: undefined };
+
+/** Checks the flags against each other; call before any work. */
+export function checkConversationFlags(request: ConversationRequest): void {
+	if (request.noSession && (request.continueLast || request.sessionRef !== undefined)) throw new CliError("--no-session cannot be combined with -c or --session");
+	if (request.continueLast && request.sessionRef !== undefined) throw new CliError("-c continues the last conversation; --session names one: give only one of them");
+}
+
+/** Opens the conversation to continue, if the flags name one; `undefined` means a new one. */
+export async function openContinued(request: ConversationRequest): Promise<Conversation | undefined> {
+	let target: { id: string; path: string } | undefined;
+	if (request.continueLast) {
+		target = lastSessionFile();
+		if (!target) throw new CliError("no conversation to continue yet (-c continues the last one)");
+	} else if (request.sessionRef !== undefined) {
+		target = resolveSessionRef(request.sessionRef);
+	}
+	if (!target) return undefined;
+	const session = await openFile(target.path);
+	const context = session.buildContext();
+	return { session, id: session.id, path: target.path, context, resumedModel: resumedModel(session, context) };
+}
+
+/** A new conversation in a new session file (or none, with `--no-session`). */
+export async function openNew(request: ConversationRequest): Promise<Conversation> {
+	if (request.noSession) return { session: undefined, id: undefined, path: undefined, context: EMPTY_CONTEXT, resumedModel: undefined };
+	const { path } = createSessionFile();
+	const session = await openFile(path);
+	return { session, id: session.id, path, context: EMPTY_CONTEXT, resumedModel: undefined };
+}
+
+async function openFile(path: string): Promise<Session> {
+	try {
+		return await openSessionFile(path);
+	} catch (error) {
+		if (error instanceof SessionLockedError) throw new CliError(`${error.message}: that conversation is in use by another pi-ai (wait for it, or start a new one)`);
+		if (error instanceof SessionCorruptError) throw new CliError(error.message);
+		throw new CliError(`cannot open session ${path}: ${(error as Error).message}`);
+	}
+}
+
+/** The model to resume with: the recorded one when it matches the context's, else the catalog's. */
+function resumedModel(session: Session, context: SessionContext): Model<Api> | undefined {
+	if (!context.model) return undefined;
+	const { provider, modelId } = context.model;
+	const recorded = session
+		.path()
+		.filter((entry) => entry.type === "custom" && entry.customType === MODEL_ENTRY_TYPE)
+		.map((entry) => (entry as { data?: unknown }).data as Model<Api> | undefined)
+		.reverse()
+		.find((model) => model && model.provider === provider && model.id === modelId);
+	return recorded ?? getModel(provider, modelId);
+}
+
+/**
+ * The custom entry recording the whole model, when it differs from the one the conversation last
+ * recorded (another model, or the same at another base URL). The agent itself records
+ * `model_change`, `thinking_level_change` and `system_prompt_change` entries, and every message.
+ */
+export function modelRecord(conversation: Conversation, model: Model<Api>): SessionEntryInput | undefined {
+	const { context, resumedModel: previous } = conversation;
+	const same = context.model?.provider === model.provider && context.model?.modelId === model.id && previous?.baseUrl === model.baseUrl;
+	return same ? undefined : { type: "custom", customType: MODEL_ENTRY_TYPE, data: model };
+}

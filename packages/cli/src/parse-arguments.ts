@@ -1,0 +1,46 @@
+/**
+ * Argument parsing for every command, over Node's own `util.parseArgs`: no dependency to load at
+ * start-up, strict about unknown flags, and its errors rewritten into one line that names the
+ * bad flag and the command's help.
+ */
+import { parseArgs, type ParseArgsConfig } from "node:util";
+import { CliError } from "./cli-error.js";
+
+type Options = NonNullable<ParseArgsConfig["options"]>;
+
+/** The parsed values and positionals of one command line. */
+export interface ParsedArguments<T extends Options> {
+	values: { [K in keyof T]?: T[K] extends { type: "boolean" } ? boolean : T[K] extends { multiple: true } ? string[] : string };
+	positionals: string[];
+}
+
+/**
+ * Parses `argv` against `options`; a bad flag is a `CliError` (exit 2) such as
+ * `unknown option --foo (see pi-ai models --help)`.
+ *
+ * @example
+ * parseArguments(["--json", "gpt"], { json: { type: "boolean" } }, "pi-ai models") // { values: { json: true }, positionals: ["gpt"] }
+ */
+export function parseArguments<T extends Options>(argv: string[], options: T, command: string): ParsedArguments<T> {
+	try {
+		const { values, positionals } = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+		return { values: values as ParsedArguments<T>["values"], positionals };
+	} catch (error) {
+		throw new CliError(`${describeParseError(error as Error & { code?: string })} (see ${command} --help)`);
+	}
+}
+
+function describeParseError(error: Error & { code?: string }): string {
+	const quoted = /'([^']+)'/.exec(error.message)?.[1] ?? "";
+	switch (error.code) {
+		case "ERR_PARSE_ARGS_UNKNOWN_OPTION":
+			return `unknown option ${quoted}`;
+		case "ERR_PARSE_ARGS_INVALID_OPTION_VALUE": {
+			// "Option '-m, --model <value>' argument missing" or "Option '--json' does not take an argument".
+			const flag = /--[\w-]+/.exec(quoted)?.[0] ?? quoted;
+			return error.message.includes("argument missing") ? `option ${flag} needs a value` : `option ${flag} takes no value`;
+		}
+		default:
+			return error.message;
+	}
+}
