@@ -1,5 +1,5 @@
 /**
- * The markdown of section 8 (peers and the decoding floor, issue 16). Ratios: "ours ÷ floor" is
+ * The markdown of section 9 (peers and the decoding floor, issue 16). Ratios: "ours ÷ floor" is
  * our cost over the floor's (1 is the floor itself; the goal is ≤ 1.5); "fastest peer ÷ ours" is
  * the cheapest complete peer's cost over ours, so above 1 favours ours. A peer that did not decode
  * all the content is shown with what it dropped and never counts as the fastest.
@@ -36,7 +36,7 @@ const cell = (entry, /** @type {string} */ metric) => {
  * @param {(text?: string) => void} line
  */
 export function renderPeers(p, line) {
-	line(`## 8. Peers and the decoding floor (${p.rounds} rounds per cell, rotating order; machine load ${fmtSummary(p.load)})`);
+	line(`## 9. Peers and the decoding floor (${p.rounds} rounds per cell, rotating order; machine load ${fmtSummary(p.load)})`);
 	line();
 	line(`Each side in a worker process of its own, on the same lengthened captures as section 3 (${fmt(p.bytesPerRun / 1e6)} MB or more per run) from one replay server process: ours, ${RIVALS.map((s) => PEERS[/** @type {keyof typeof PEERS} */ (s)].label).join(", ")}, and the floor (\`eventsource-parser\` plus one \`JSON.parse\` per event, no content built). pi-ai 1.6.0 is driven through its \`/compat\` entry (\`stream(model, context, { apiKey })\`, as 0.73.1); the AI SDK through \`streamText\` with \`createOpenAI().chat\` / \`.responses\`, \`createAnthropic\` and \`createGoogleGenerativeAI\`, reading \`fullStream\`. Content check: every library's last reply must hold the text, thinking and tool-argument characters (within 1 %) and tool calls ours holds (ours is held to the captures by the conformance suites); one that does not is marked **drops data** and is not counted as the fastest peer. Load is \`os.loadavg()[0]\` sampled before every run (median with min–max). **These figures are from a heavily loaded shared machine (load 20–40 on 2 cores during development); the final quiet-machine runs are still to be done.** Compare ratios within a row, not absolute values.`);
 	line();
@@ -78,7 +78,7 @@ export function renderPeers(p, line) {
 }
 
 /**
- * The goals of issue 16 judged on section 8's medians.
+ * The goals of issue 16 judged on section 9's medians.
  * @param {any} p results.peers
  * @returns {{ goal: string, figure: string, met: boolean | null }[]}
  */
@@ -102,7 +102,7 @@ export function peerGoals(p) {
 		if (best && !(ours >= best.value)) slower.push(`${row.api} ${row.kind} ${row.connection} (${fmtRatio(ours / best.value)} of ${PEERS[/** @type {keyof typeof PEERS} */ (best.side)].label})`);
 	}
 	return [
-		{ goal: "Peers: streaming CPU per MB ≤1.5× the floor on every cell (loaded machine, see section 8)", figure: overFloor.length ? `above 1.5×: ${overFloor.join("; ")}` : `worst ${fmtRatio(worstFloor)}`, met: overFloor.length === 0 },
+		{ goal: "Peers: streaming CPU per MB ≤1.5× the floor on every cell (loaded machine, see section 9)", figure: overFloor.length ? `above 1.5×: ${overFloor.join("; ")}` : `worst ${fmtRatio(worstFloor)}`, met: overFloor.length === 0 },
 		{ goal: "Peers: streaming CPU per MB lower than every complete peer on every cell", figure: behindPeer.length ? `not ahead: ${behindPeer.join("; ")}` : "ahead on every cell", met: behindPeer.length === 0 },
 		{ goal: "Peers: short-reply requests/s ≥ every complete peer (keep-alive and new connections)", figure: slower.length ? `behind: ${slower.join("; ")}` : "ahead or equal on every row", met: slower.length === 0 },
 	];

@@ -1,5 +1,5 @@
 /**
- * 8. Peers (issue 16): ours against pi-ai 0.73.1, pi-ai 1.6.0, the AI SDK 7 and the decoding
+ * 9. Peers (issue 16): ours against pi-ai 0.73.1, pi-ai 1.6.0, the AI SDK 7 and the decoding
  * floor, on the lengthened captures of section 3, plus a requests-per-second row for short
  * replies over one keep-alive connection and over a new connection per request. Every side runs
  * in a worker process of its own; the run order rotates every round; the machine's load average
