@@ -2,7 +2,7 @@
  * `pnpm bench` entry point: runs the seven measurements of @pi/ai / @pi/agent-core against the
  * reference pi-ai / pi-agent-core in the same run, prints the markdown report and writes
  * RESULTS.md and results.json (or, with --quick, RESULTS-quick.md and results-quick.json, which
- * are not committed). `--only=cold,footprint,streaming,large-args,memory,agent,cassette,cli,types,compaction` runs a subset;
+ * are not committed). `--only=cold,footprint,streaming,large-args,peers,memory,agent,cassette,cli,types,compaction` runs a subset;
  * add `--update` to merge that subset into results.json and RESULTS.md, keeping the other sections'
  * figures (a note says which sections were re-measured, when, and at which commit).
  */
@@ -20,6 +20,7 @@ import { measureCompaction } from "./sections/compaction.js";
 import { measureFootprint, readJson } from "./sections/footprint.js";
 import { measureLargeArgs } from "./sections/large-args.js";
 import { measureMemory } from "./sections/memory.js";
+import { measurePeers } from "./sections/peers.js";
 import { measureStreaming } from "./sections/streaming.js";
 import { measureTypeCheck } from "./sections/type-check.js";
 
@@ -32,8 +33,11 @@ const update = args.includes("--update");
 
 /** Run counts and sizes. Full: ≥5 runs per cell except where the reference is too slow (said in the report). */
 const PLAN = quick
-	? { cliRounds: 3, coldRounds: 2, streamRounds: 1, bytesPerRun: 500_000, warmupBytes: 100_000, largeRuns: 1, refRunsAt100k: 0, parserRuns: 2, memoryRuns: 1, refMemoryRuns: 1, memoryBytes: 10_000_000, turns: 100, agentRuns: 1, refRunsAt5000: 1, cassetteRounds: 2, typeCheckRuns: 1, typeCheckRunsWithoutSkipLibCheck: 0, compactionRuns: 3 }
-	: { cliRounds: 11, coldRounds: 5, streamRounds: 5, bytesPerRun: 4_000_000, warmupBytes: 1_000_000, largeRuns: 5, refRunsAt100k: 2, parserRuns: 11, memoryRuns: 5, refMemoryRuns: 3, memoryBytes: 50_000_000, turns: 1000, agentRuns: 5, refRunsAt5000: 2, cassetteRounds: 11, typeCheckRuns: 3, typeCheckRunsWithoutSkipLibCheck: 2, compactionRuns: 11 };
+	? { cliRounds: 3, coldRounds: 2, streamRounds: 1, bytesPerRun: 500_000, warmupBytes: 100_000, largeRuns: 1, refRunsAt100k: 0, parserRuns: 2, memoryRuns: 1, refMemoryRuns: 1, memoryBytes: 10_000_000, turns: 100, agentRuns: 1, refRunsAt5000: 1, cassetteRounds: 2, typeCheckRuns: 1, typeCheckRunsWithoutSkipLibCheck: 0, compactionRuns: 3, peerRounds: 1, peerBytes: 200_000, peerWarmupBytes: 50_000, shortRequests: 20 }
+	: { cliRounds: 11, coldRounds: 5, streamRounds: 5, bytesPerRun: 4_000_000, warmupBytes: 1_000_000, largeRuns: 5, refRunsAt100k: 2, parserRuns: 11, memoryRuns: 5, refMemoryRuns: 3, memoryBytes: 50_000_000, turns: 1000, agentRuns: 5, refRunsAt5000: 2, cassetteRounds: 11, typeCheckRuns: 3, typeCheckRunsWithoutSkipLibCheck: 2, compactionRuns: 11, peerRounds: 5, peerBytes: 2_000_000, peerWarmupBytes: 500_000, shortRequests: 200 };
+
+// `--peers-light`: a shorter peers section (3 rounds, 0.3 MB per run, 30 short requests) for a loaded machine.
+if (args.includes("--peers-light")) Object.assign(PLAN, { peerRounds: 3, peerBytes: 300_000, peerWarmupBytes: 50_000, shortRequests: 30 });
 
 const log = (/** @type {string} */ text) => process.stderr.write(`[bench] ${text}\n`);
 const started = Date.now();
@@ -88,6 +92,9 @@ await section("large-args", async () => {
 	results.largeArgs = await measureLargeArgs({ server, workers: streamWorkers, runs: PLAN.largeRuns, refRunsAt100k: PLAN.refRunsAt100k, parserRuns: PLAN.parserRuns, log });
 });
 await Promise.all([streamWorkers.ours.close(), streamWorkers.ref.close()]);
+await section("peers", async () => {
+	results.peers = await measurePeers({ server, rounds: PLAN.peerRounds, bytesPerRun: PLAN.peerBytes, warmupBytes: PLAN.peerWarmupBytes, shortRequests: PLAN.shortRequests, log });
+});
 await section("memory", async () => {
 	results.memory = await measureMemory({ server, runs: PLAN.memoryRuns, refRuns: PLAN.refMemoryRuns, replyBytes: PLAN.memoryBytes, log });
 });
@@ -125,7 +132,7 @@ if (!only) {
 } else if (update && results.errors.length === 0) {
 	const previous = readJson(resultsPath);
 	if (!previous) throw new Error(`--update needs an earlier ${resultsPath}`);
-	const sectionKeys = { cold: "coldStart", footprint: "footprint", streaming: "streaming", "large-args": "largeArgs", memory: "memory", agent: "agentLoop", cassette: "cassetteReplay", cli: "cliStart", types: "typeCheck", compaction: "compaction" };
+	const sectionKeys = { cold: "coldStart", footprint: "footprint", streaming: "streaming", "large-args": "largeArgs", memory: "memory", agent: "agentLoop", cassette: "cassetteReplay", cli: "cliStart", types: "typeCheck", compaction: "compaction", peers: "peers" };
 	const merged = { ...previous };
 	for (const name of only) merged[sectionKeys[/** @type {keyof typeof sectionKeys} */ (name)]] = results[sectionKeys[/** @type {keyof typeof sectionKeys} */ (name)]];
 	merged.notes = [...(previous.notes ?? []).filter((/** @type {string} */ note) => !note.startsWith(`Re-measured: ${[...only].join(", ")} `)), `Re-measured: ${[...only].join(", ")} on ${results.date} at commit ${results.commit ?? "?"} (\`${results.command}\`); the other sections are from the full run above.`];

@@ -222,3 +222,30 @@ export function buildBody(api, cls, { targetBytes, maxToolCalls = 64 }) {
 	const body = Buffer.from(out.join(separator) + separator, "utf8");
 	return { fixture, body, eventsPerRequest: out.length, requests, toolCallsPerReply, repeat };
 }
+
+/** The capture each API's short tool-call reply comes from (one call). */
+const SINGLE_TOOL_CALL = {
+	"openai-completions": "tool-call-single",
+	"openai-responses": "function-call-single",
+	"anthropic-messages": "tool-use-single",
+	"google-generative-ai": "function-call-gemini3-signature",
+};
+
+/**
+ * A short reply for the requests-per-second row: `text` is the text-basic capture with every run
+ * of text deltas cut to its first event (one text delta), `tool` a capture holding one tool call.
+ * @param {WireApi} api
+ * @param {"text" | "tool"} kind
+ * @returns {{ fixture: string, body: Buffer, eventsPerRequest: number }}
+ */
+export function buildShortBody(api, kind) {
+	const fixture = kind === "tool" ? SINGLE_TOOL_CALL[api] : FIXTURES[api].text;
+	const { events, separator } = parseSse(loadFixture(api, fixture).toString("utf8"));
+	let kept = events;
+	if (kind === "text") {
+		const classify = deltaKind[api];
+		kept = events.filter((event, i) => classify(event) !== "text" || (i > 0 && classify(/** @type {SseEvent} */ (events[i - 1])) !== "text"));
+	}
+	const raws = kept.map((e) => e.raw);
+	return { fixture, body: Buffer.from(raws.join(separator) + separator, "utf8"), eventsPerRequest: raws.length };
+}

@@ -5,7 +5,7 @@
  */
 import { sseResponse, startReplayServer } from "@pi/ai/testing";
 import { serveWorker } from "../lib/child.js";
-import { buildBody } from "../lib/sse-bodies.js";
+import { buildBody, buildShortBody } from "../lib/sse-bodies.js";
 import { buildLargeArgsBody } from "../lib/large-args.js";
 
 // Network-sized reads: a client sees chunks of 4–16 KB, some cut inside a UTF-8 character or a
@@ -15,17 +15,24 @@ const server = await startReplayServer({ chunking: { minChunkBytes: 4096, maxChu
 const cache = new Map();
 
 serveWorker({
-	/** @param {{ kind: "fixture" | "large-args", api?: any, cls?: any, targetBytes?: number, maxToolCalls?: number, argsBytes?: number, requests?: number }} spec */
+	/** @param {{ kind: "fixture" | "large-args" | "short", api?: any, cls?: any, targetBytes?: number, maxToolCalls?: number, argsBytes?: number, requests?: number, close?: boolean }} spec */
 	load(spec) {
-		const key = JSON.stringify({ ...spec, requests: undefined });
+		const key = JSON.stringify({ ...spec, requests: undefined, close: undefined });
 		let built = cache.get(key);
 		if (!built) {
-			built = spec.kind === "large-args" ? buildLargeArgsBody(/** @type {number} */ (spec.argsBytes)) : buildBody(spec.api, spec.cls, { targetBytes: /** @type {number} */ (spec.targetBytes), maxToolCalls: spec.maxToolCalls });
+			built =
+				spec.kind === "short"
+					? buildShortBody(spec.api, spec.cls)
+					: spec.kind === "large-args"
+						? buildLargeArgsBody(/** @type {number} */ (spec.argsBytes))
+						: buildBody(spec.api, spec.cls, { targetBytes: /** @type {number} */ (spec.targetBytes), maxToolCalls: spec.maxToolCalls });
 			cache.set(key, built);
 		}
 		const requests = spec.requests ?? built.requests ?? 1;
 		server.reset();
-		for (let i = 0; i < requests; i++) server.enqueue(sseResponse(built.body));
+		// `close`: the server ends every connection after its reply, so each request opens a new one.
+		const extras = spec.close ? { headers: { connection: "close" } } : {};
+		for (let i = 0; i < requests; i++) server.enqueue(sseResponse(built.body, extras));
 		return {
 			url: server.url,
 			requests,

@@ -1,0 +1,130 @@
+/**
+ * 9. Peers (issue 16): ours against pi-ai 0.73.1, pi-ai 1.6.0, the AI SDK 7 and the decoding
+ * floor, on the lengthened captures of section 3, plus a requests-per-second row for short
+ * replies over one keep-alive connection and over a new connection per request. Every side runs
+ * in a worker process of its own; the run order rotates every round; the machine's load average
+ * is sampled around every run, since a loaded 2-core machine moves absolute figures by 2× and more.
+ */
+import { loadavg } from "node:os";
+import { Worker } from "../lib/child.js";
+import { PEER_SIDES, missingContent, rotated } from "../lib/peers.js";
+import { APIS } from "../lib/sse-bodies.js";
+import { summarize } from "../lib/stats.js";
+
+/**
+ * @param {{ server: Worker, rounds: number, bytesPerRun: number, warmupBytes: number, shortRequests: number, log: (line: string) => void }} options
+ */
+export async function measurePeers({ server, rounds, bytesPerRun, warmupBytes, shortRequests, log }) {
+	/** @type {Record<string, Worker>} */
+	const workers = Object.fromEntries(PEER_SIDES.map((side) => [side, new Worker("peer-worker.js", [side], ["--expose-gc"])]));
+	/** @type {number[]} */
+	const loads = [];
+	const sampleLoad = () => loads.push(/** @type {number} */ (loadavg()[0]));
+	try {
+		const streaming = [];
+		for (const api of APIS) {
+			for (const cls of /** @type {const} */ (["text", "tools", "thinking"])) {
+				const rowLoads = [];
+				/** @type {Record<string, { cpu: number[], evs: number[], summary?: any }>} */
+				const samples = Object.fromEntries(PEER_SIDES.map((side) => [side, { cpu: [], evs: [] }]));
+				/** @type {Record<string, string>} */
+				const failed = {};
+				for (const side of PEER_SIDES) {
+					const warm = await server.call("load", { kind: "fixture", api, cls, targetBytes: warmupBytes });
+					try {
+						await workers[side]?.call("run", { api, url: warm.url, requests: warm.requests });
+					} catch (error) {
+						failed[side] = String(error instanceof Error ? error.message : error).split("\n")[0] ?? "failed";
+					}
+				}
+				let info;
+				for (let round = 0; round < rounds; round++) {
+					for (const side of rotated(round)) {
+						if (failed[side]) continue;
+						info = await server.call("load", { kind: "fixture", api, cls, targetBytes: bytesPerRun });
+						await workers[side]?.call("gc");
+						rowLoads.push(loadavg()[0]);
+						sampleLoad();
+						try {
+							const result = await workers[side]?.call("run", { api, url: info.url, requests: info.requests });
+							const mb = (info.bodyBytes * info.requests) / 1e6;
+							samples[side]?.cpu.push(result.cpuMs / mb);
+							samples[side]?.evs.push((info.eventsPerRequest * info.requests) / (result.wallMs / 1000));
+							/** @type {any} */ (samples[side]).summary = result.summary;
+						} catch (error) {
+							failed[side] = String(error instanceof Error ? error.message : error).split("\n")[0] ?? "failed";
+						}
+					}
+				}
+				const want = samples.ours?.summary;
+				/** @type {Record<string, any>} */
+				const sides = {};
+				for (const side of PEER_SIDES) {
+					const s = /** @type {{ cpu: number[], evs: number[], summary?: any }} */ (samples[side]);
+					let missing = side === "floor" || !want || !s.summary ? [] : missingContent(want, s.summary);
+					// pi-ai (both lines) keeps the Responses `*.done` events' copy of text and reasoning: on a
+					// lengthened body that copy is the capture's original, shorter one. On a real reply the two
+					// are equal, so this is the lengthening's artefact, not lost data: shown, still counted.
+					let replacedByDone;
+					if (api === "openai-responses" && (side === "ref" || side === "pi16") && missing.length > 0 && !missing.some((m) => m.startsWith("toolCalls") || m.startsWith("argsChars"))) {
+						replacedByDone = missing;
+						missing = [];
+					}
+					sides[side] = failed[side] && s.cpu.length === 0
+						? { failed: failed[side] }
+						: { cpuMsPerMB: summarize(s.cpu), eventsPerSec: summarize(s.evs), content: s.summary, missing, replacedByDone, failed: failed[side] };
+				}
+				const row = { api, cls, fixture: info?.fixture, mbPerRun: info ? (info.bodyBytes * info.requests) / 1e6 : 0, load: summarize(rowLoads.length ? rowLoads : [loadavg()[0]]), sides };
+				streaming.push(row);
+				log(`peers ${api} ${cls}: ${PEER_SIDES.map((side) => `${side} ${sides[side].cpuMsPerMB ? sides[side].cpuMsPerMB.median.toFixed(1) : "×"}${sides[side].missing?.length ? " (drops)" : ""}`).join(", ")} CPU ms/MB; load ${row.load.median.toFixed(1)}`);
+			}
+		}
+
+		const requests = [];
+		const shortSides = PEER_SIDES;
+		for (const api of APIS) {
+			for (const kind of /** @type {const} */ (["text", "tool"])) {
+				for (const close of [false, true]) {
+					/** @type {Record<string, { rps: number[], cpu: number[], summary?: any }>} */
+					const samples = Object.fromEntries(shortSides.map((side) => [side, { rps: [], cpu: [] }]));
+					/** @type {Record<string, string>} */
+					const failed = {};
+					const rowLoads = [];
+					let info;
+					for (let round = -1; round < rounds; round++) {
+						for (const side of rotated(Math.max(0, round))) {
+							if (failed[side]) continue;
+							info = await server.call("load", { kind: "short", api, cls: kind, close, requests: round < 0 ? Math.max(5, shortRequests >> 2) : shortRequests });
+							await workers[side]?.call("gc");
+							if (round >= 0) rowLoads.push(loadavg()[0]);
+							try {
+								const result = await workers[side]?.call("run", { api, url: info.url, requests: info.requests });
+								if (round < 0) continue; // warm-up
+								samples[side]?.rps.push(info.requests / (result.wallMs / 1000));
+								samples[side]?.cpu.push(result.cpuMs / info.requests);
+								/** @type {any} */ (samples[side]).summary = result.summary;
+							} catch (error) {
+								failed[side] = String(error instanceof Error ? error.message : error).split("\n")[0] ?? "failed";
+							}
+						}
+					}
+					const want = samples.ours?.summary;
+					/** @type {Record<string, any>} */
+					const sides = {};
+					for (const side of shortSides) {
+						const s = /** @type {{ rps: number[], cpu: number[], summary?: any }} */ (samples[side]);
+						const missing = side === "floor" || !want || !s.summary ? [] : missingContent(want, s.summary);
+						sides[side] = s.rps.length === 0 ? { failed: failed[side] ?? "no runs" } : { requestsPerSec: summarize(s.rps), cpuMsPerRequest: summarize(s.cpu), content: s.summary, missing, failed: failed[side] };
+					}
+					const row = { api, kind, connection: close ? "new" : "keep-alive", fixture: info?.fixture, requestsPerRun: shortRequests, load: summarize(rowLoads.length ? rowLoads : [loadavg()[0]]), sides };
+					requests.push(row);
+					sampleLoad();
+					log(`requests ${api} ${kind} ${row.connection}: ${shortSides.map((side) => `${side} ${sides[side].requestsPerSec ? Math.round(sides[side].requestsPerSec.median) : "×"}`).join(", ")} req/s`);
+				}
+			}
+		}
+		return { rounds, bytesPerRun, shortRequests, load: summarize(loads.length ? loads : [loadavg()[0]]), streaming, requests };
+	} finally {
+		await Promise.all(Object.values(workers).map((w) => w.close()));
+	}
+}
