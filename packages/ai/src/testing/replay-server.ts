@@ -66,6 +66,14 @@ export interface ReplayServerOptions {
 	chunking?: ReplayChunking;
 	/** Responses to script right away, as if passed to `enqueue`. */
 	responses?: readonly ScriptedResponse[];
+	/**
+	 * Answer as a CORS-enabled API would, for tests in a browser on another origin. Every response
+	 * gets `access-control-allow-origin` (the request's origin, or `*`) and exposes its headers; a
+	 * preflight (`OPTIONS` with `access-control-request-method`) is answered `204`, allowing the
+	 * asked method and headers, without taking a scripted response. Preflights are recorded in
+	 * `preflights`, not in `requests`. Default `false`: no CORS header at all.
+	 */
+	cors?: boolean;
 }
 
 /** A local HTTP server that answers requests with scripted responses, in order. */
@@ -76,6 +84,8 @@ export interface ReplayServer {
 	readonly port: number;
 	/** Every request received so far, in order. A live array: it grows as requests arrive. */
 	readonly requests: readonly RecordedRequest[];
+	/** Every CORS preflight received so far (only with the `cors` option), in order. A live array. */
+	readonly preflights: readonly RecordedRequest[];
 	/** How many scripted responses are still waiting for a request. */
 	readonly pendingResponses: number;
 	/**
@@ -117,6 +127,7 @@ export async function startReplayServer(options: ReplayServerOptions = {}): Prom
 	const defaults = options.chunking ?? {};
 	const queue: ScriptedResponse[] = [];
 	const requests: RecordedRequest[] = [];
+	const preflights: RecordedRequest[] = [];
 	const sockets = new Set<Socket>();
 	const closing = new AbortController();
 	let closed: Promise<void> | undefined;
@@ -134,8 +145,16 @@ export async function startReplayServer(options: ReplayServerOptions = {}): Prom
 		const parts: Buffer[] = [];
 		req.on("data", (part: Buffer) => parts.push(part));
 		req.on("end", () => {
-			const index = requests.length;
 			const record = recordRequest(req, Buffer.concat(parts));
+			if (options.cors) {
+				allowCors(req, res);
+				if (record.method === "OPTIONS" && record.headers["access-control-request-method"]) {
+					preflights.push(record);
+					answerPreflight(req, res);
+					return;
+				}
+			}
+			const index = requests.length;
 			requests.push(record);
 			const response = queue.shift();
 			if (!response) {
@@ -169,6 +188,7 @@ export async function startReplayServer(options: ReplayServerOptions = {}): Prom
 		url: `http://127.0.0.1:${port}`,
 		port,
 		requests,
+		preflights,
 		get pendingResponses() {
 			return queue.length;
 		},
@@ -176,6 +196,7 @@ export async function startReplayServer(options: ReplayServerOptions = {}): Prom
 		reset() {
 			queue.length = 0;
 			requests.length = 0;
+			preflights.length = 0;
 		},
 		close() {
 			closed ??= new Promise<void>((resolve) => {
@@ -224,6 +245,25 @@ async function respond(req: IncomingMessage, res: ServerResponse, response: Scri
 		res.end();
 	}
 	// A stalled response stays open: the client's abort or close() ends it.
+}
+
+/** CORS headers every response carries with the `cors` option (writeHead merges them in). */
+function allowCors(req: IncomingMessage, res: ServerResponse): void {
+	const origin = req.headers.origin;
+	res.setHeader("access-control-allow-origin", origin ?? "*");
+	if (origin) res.setHeader("vary", "origin");
+	res.setHeader("access-control-expose-headers", "*");
+}
+
+/** A preflight's answer: allow exactly what the browser asked for. */
+function answerPreflight(req: IncomingMessage, res: ServerResponse): void {
+	res.writeHead(204, {
+		"access-control-allow-methods": String(req.headers["access-control-request-method"]),
+		"access-control-allow-headers": String(req.headers["access-control-request-headers"] ?? ""),
+		"access-control-max-age": "0",
+		"content-length": "0",
+	});
+	res.end();
 }
 
 /** The answer when a request arrives and nothing is queued: never hang, say what happened. */
