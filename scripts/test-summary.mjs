@@ -11,8 +11,10 @@ export function testPackages() {
 	const folders = ["packages", "bench", "examples", "fixtures"].flatMap((dir) => {
 		const path = join(root, dir);
 		if (!existsSync(path)) return [];
-		if (existsSync(join(path, "package.json"))) return [path];
-		return readdirSync(path).map((name) => join(path, name));
+		// The folder itself when it is a package (examples, bench, fixtures), and the packages inside it
+		// (packages/*, examples/testing-with-cassettes).
+		const inside = readdirSync(path).map((name) => join(path, name));
+		return existsSync(join(path, "package.json")) ? [path, ...inside] : inside;
 	});
 	return folders.flatMap((folder) => {
 		const manifest = join(folder, "package.json");

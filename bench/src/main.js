@@ -2,7 +2,9 @@
  * `pnpm bench` entry point: runs the six measurements of @pi/ai / @pi/agent-core against the
  * reference pi-ai / pi-agent-core in the same run, prints the markdown report and writes
  * RESULTS.md and results.json (or, with --quick, RESULTS-quick.md and results-quick.json, which
- * are not committed). `--only=cold,footprint,streaming,large-args,memory,agent` runs a subset.
+ * are not committed). `--only=cold,footprint,streaming,large-args,memory,agent,cassette` runs a subset;
+ * add `--update` to merge that subset into results.json and RESULTS.md, keeping the other sections'
+ * figures (a note says which sections were re-measured, when, and at which commit).
  */
 import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
@@ -11,6 +13,7 @@ import { BENCH_DIR, Worker } from "./lib/child.js";
 import { machineInfo } from "./lib/machine.js";
 import { renderMarkdown } from "./lib/report.js";
 import { measureAgentLoop } from "./sections/agent-loop.js";
+import { measureCassetteReplay } from "./sections/cassette-replay.js";
 import { measureColdStart } from "./sections/cold-start.js";
 import { measureFootprint, readJson } from "./sections/footprint.js";
 import { measureLargeArgs } from "./sections/large-args.js";
@@ -22,11 +25,12 @@ const quick = args.includes("--quick");
 const onlyArg = args.find((arg) => arg.startsWith("--only="));
 const only = onlyArg ? new Set(onlyArg.slice(7).split(",")) : undefined;
 const wants = (/** @type {string} */ name) => !only || only.has(name);
+const update = args.includes("--update");
 
 /** Run counts and sizes. Full: ≥5 runs per cell except where the reference is too slow (said in the report). */
 const PLAN = quick
-	? { coldRounds: 2, streamRounds: 1, bytesPerRun: 500_000, warmupBytes: 100_000, largeRuns: 1, refRunsAt100k: 0, parserRuns: 2, memoryRuns: 1, refMemoryRuns: 1, memoryBytes: 10_000_000, turns: 100, agentRuns: 1, refRunsAt5000: 1 }
-	: { coldRounds: 5, streamRounds: 5, bytesPerRun: 4_000_000, warmupBytes: 1_000_000, largeRuns: 5, refRunsAt100k: 2, parserRuns: 11, memoryRuns: 5, refMemoryRuns: 3, memoryBytes: 50_000_000, turns: 1000, agentRuns: 5, refRunsAt5000: 2 };
+	? { coldRounds: 2, streamRounds: 1, bytesPerRun: 500_000, warmupBytes: 100_000, largeRuns: 1, refRunsAt100k: 0, parserRuns: 2, memoryRuns: 1, refMemoryRuns: 1, memoryBytes: 10_000_000, turns: 100, agentRuns: 1, refRunsAt5000: 1, cassetteRounds: 2 }
+	: { coldRounds: 5, streamRounds: 5, bytesPerRun: 4_000_000, warmupBytes: 1_000_000, largeRuns: 5, refRunsAt100k: 2, parserRuns: 11, memoryRuns: 5, refMemoryRuns: 3, memoryBytes: 50_000_000, turns: 1000, agentRuns: 5, refRunsAt5000: 2, cassetteRounds: 11 };
 
 const log = (/** @type {string} */ text) => process.stderr.write(`[bench] ${text}\n`);
 const started = Date.now();
@@ -94,6 +98,10 @@ await section("agent", async () => {
 	}
 });
 
+await section("cassette", async () => {
+	results.cassetteReplay = await measureCassetteReplay({ rounds: PLAN.cassetteRounds, log });
+});
+
 results.totalSeconds = (Date.now() - started) / 1000;
 results.notes.push(...standingNotes(results));
 const markdown = renderMarkdown(results);
@@ -102,6 +110,16 @@ if (!only) {
 	writeFileSync(markdownPath, `${markdown}\n`);
 	writeFileSync(resultsPath, `${JSON.stringify(results, null, 2)}\n`);
 	log(`wrote ${markdownPath} and ${resultsPath}`);
+} else if (update && results.errors.length === 0) {
+	const previous = readJson(resultsPath);
+	if (!previous) throw new Error(`--update needs an earlier ${resultsPath}`);
+	const sectionKeys = { cold: "coldStart", footprint: "footprint", streaming: "streaming", "large-args": "largeArgs", memory: "memory", agent: "agentLoop", cassette: "cassetteReplay" };
+	const merged = { ...previous };
+	for (const name of only) merged[sectionKeys[/** @type {keyof typeof sectionKeys} */ (name)]] = results[sectionKeys[/** @type {keyof typeof sectionKeys} */ (name)]];
+	merged.notes = [...(previous.notes ?? []).filter((/** @type {string} */ note) => !note.startsWith(`Re-measured: ${[...only].join(", ")} `)), `Re-measured: ${[...only].join(", ")} on ${results.date} at commit ${results.commit ?? "?"} (\`${results.command}\`); the other sections are from the full run above.`];
+	writeFileSync(markdownPath, `${renderMarkdown(merged)}\n`);
+	writeFileSync(resultsPath, `${JSON.stringify(merged, null, 2)}\n`);
+	log(`merged ${[...only].join(", ")} into ${markdownPath} and ${resultsPath}`);
 } else {
 	log("--only: RESULTS.md / results.json left unchanged");
 }

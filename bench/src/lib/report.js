@@ -72,6 +72,15 @@ export function judgeGoals(r) {
 			met: l.parserGrowth1MTo10M <= 12,
 		});
 	}
+	if (r.cassetteReplay) {
+		const c = r.cassetteReplay;
+		const ratio = c.cassette.cpuMs.median / c.plain.cpuMs.median;
+		goals.push({
+			goal: "Test kit: replaying a cassette costs no more than the same bytes from the plain replay server (CPU ≤1.10×, noise margin)",
+			figure: `${fmt(c.cassette.cpuMs.median)} vs ${fmt(c.plain.cpuMs.median)} CPU ms per ${fmt(c.mb)} MB (${fmt(ratio)}×)`,
+			met: ratio <= 1.1,
+		});
+	}
 	return goals;
 }
 
@@ -203,6 +212,18 @@ export function renderMarkdown(r) {
 		}
 		line();
 		line(`Growth from ${fmt(a.rows[0]?.earlier)} to ${fmt(a.rows[a.rows.length - 1]?.earlier)} earlier messages: ours ${fmt(a.oursGrowth)}×, reference ${fmt(a.refGrowth)}×.`);
+		line();
+	}
+	if (r.cassetteReplay) {
+		const c = r.cassetteReplay;
+		line(`## 7. Cassette replay (${c.plain.cpuMs.runs} rounds each, alternating)`);
+		line();
+		line(`Each round serves all ${c.captures} recorded captures (${fmt(c.mb)} MB) once, in 4–16 KB seeded chunks, to a fetch client in the same process that reads every body to its end: from a cassette (\`startReplayServer({ cassette })\`: reads the folder, matches each request by method, path and normalised body) and, for comparison, the same bytes enqueued as scripted responses on the plain replay server. Ours only: the reference has no cassettes.`);
+		line();
+		line("| | plain replay server | cassette | cassette / plain |");
+		line("| --- | --- | --- | --- |");
+		line(`| wall ms per round | ${fmtSummary(c.plain.wallMs)} | ${fmtSummary(c.cassette.wallMs)} | ${fmt(c.cassette.wallMs.median / c.plain.wallMs.median)}× |`);
+		line(`| CPU ms per round | ${fmtSummary(c.plain.cpuMs)} | ${fmtSummary(c.cassette.cpuMs)} | ${fmt(c.cassette.cpuMs.median / c.plain.cpuMs.median)}× |`);
 		line();
 	}
 	if (r.notes?.length) {

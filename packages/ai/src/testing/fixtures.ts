@@ -1,8 +1,7 @@
 /**
- * Access to the recorded `.sse` captures that this repository's own tests replay.
- *
- * For this repository's tests only: the captures are not shipped with the package. Applications
- * testing their own code pass their own bytes to `sseResponse()`.
+ * Access to the recorded `.sse` captures: those of this repository (`fixtures/`) when run inside
+ * it, else those of the `@pi/fixtures` package when it is installed. `@pi/ai` does not depend on
+ * that package (it stays small): install it next to your tests to replay real captures.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
@@ -21,16 +20,59 @@ export interface FixtureFile {
 let cachedDir: string | undefined;
 
 /**
- * The folder holding the captures: `$PI_FIXTURES_DIR` when set, else `<repo>/fixtures`, where
- * `<repo>` is the nearest folder above this file that holds `pnpm-workspace.yaml`.
+ * The folder holding the captures, the first of:
  *
- * Throws when no workspace root is found and the variable is unset.
+ * 1. `$PI_FIXTURES_DIR` when set;
+ * 2. this monorepo's `fixtures/` folder, when this file lies inside the monorepo;
+ * 3. the installed `@pi/fixtures` package: `node_modules/@pi/fixtures` in the current folder or one
+ *    above it, else in `@pi/ai`'s folder or one above it.
+ *
+ * Throws an error saying what to install when none is found.
  */
 export function fixturesDir(): string {
 	const fromEnv = process.env.PI_FIXTURES_DIR;
 	if (fromEnv) return resolve(fromEnv);
-	if (cachedDir === undefined) cachedDir = join(findRepoRoot(), "fixtures");
+	cachedDir ??= locateFixtures(fileURLToPath(import.meta.url), process.cwd());
 	return cachedDir;
+}
+
+/**
+ * Where the captures are, seen from the file `from` and the folder `cwd` (see {@link fixturesDir}).
+ * Internal: exported for tests.
+ */
+export function locateFixtures(from: string, cwd: string): string {
+	const inRepo = repositoryFixtures(dirname(from));
+	if (inRepo) return inRepo;
+	const installed = installedFixtures(cwd) ?? installedFixtures(dirname(from));
+	if (installed) return installed;
+	throw new Error(
+		`No recorded captures found: install the @pi/fixtures package next to your tests (npm install --save-dev @pi/fixtures), or set PI_FIXTURES_DIR to a folder of <api>/<name>.sse files. Looked for it from ${cwd} and from ${dirname(from)}.`,
+	);
+}
+
+/**
+ * `node_modules/@pi/fixtures` in `start` or a folder above it, as Node looks packages up. Only
+ * real `node_modules` folders count, not `NODE_PATH` or global folders: a package manager's
+ * NODE_PATH can point into some other project's store.
+ */
+function installedFixtures(start: string): string | undefined {
+	for (let dir = resolve(start); ; dir = dirname(dir)) {
+		const candidate = join(dir, "node_modules", "@pi", "fixtures");
+		if (existsSync(join(candidate, "package.json"))) return candidate;
+		if (dirname(dir) === dir) return undefined;
+	}
+}
+
+/** `<repo>/fixtures` when a folder above `start` is this monorepo (its `fixtures/` is `@pi/fixtures`). */
+function repositoryFixtures(start: string): string | undefined {
+	for (let dir = start; ; dir = dirname(dir)) {
+		if (existsSync(join(dir, "pnpm-workspace.yaml"))) {
+			const manifest = join(dir, "fixtures", "package.json");
+			if (existsSync(manifest) && readFileSync(manifest, "utf8").includes('"name": "@pi/fixtures"')) return join(dir, "fixtures");
+			// Someone else's workspace (an app using pnpm): keep looking above, then for the package.
+		}
+		if (dirname(dir) === dir) return undefined;
+	}
 }
 
 /**
@@ -90,13 +132,4 @@ function entries(path: string, kind: "folders" | "files"): string[] {
 	} catch {
 		return [];
 	}
-}
-
-function findRepoRoot(): string {
-	const start = dirname(fileURLToPath(import.meta.url));
-	for (let dir = start; ; dir = dirname(dir)) {
-		if (existsSync(join(dir, "pnpm-workspace.yaml"))) return dir;
-		if (dirname(dir) === dir) break;
-	}
-	throw new Error(`No pnpm-workspace.yaml above ${start}; set PI_FIXTURES_DIR to the folder of the .sse captures.`);
 }

@@ -7,6 +7,10 @@
  * - {@link assertEventProtocol}: checks a recorded event sequence against every rule of the event
  *   protocol; {@link collectEvents} / {@link recordEvents} gather a stream's events.
  *
+ * - {@link startRecorder}: a recording proxy that forwards to the real provider and writes each
+ *   interaction to a cassette (a folder of plain files), or replays it; `startReplayServer({ cassette })`
+ *   serves a cassette with recorded timing or random chunks, and faults on top.
+ *
  * Importing this entry is cheap: `node:http` loads only when a server starts. See docs/testing.md.
  */
 export {
@@ -36,4 +40,10 @@ export {
 } from "./replay-server.js";
 export { htmlError, jsonResponse, type ResponseExtras, sseResponse, textResponse } from "./scripted-responses.js";
 export { type ChunkingOptions, splitIntoChunks } from "./split-into-chunks.js";
+export { type CassetteFault, type CassetteOptions, type CassetteState, type CassetteTimingOptions, type FaultFields } from "./cassette-player.js";
+export { type IgnoredFields, normaliseBody } from "./cassette-match.js";
+export { REDACTED, SECRET_HEADERS, SECRET_QUERY_PARAMETERS } from "./cassette-secrets.js";
+export { type CassetteRequest, CassetteError, type CassetteResponse, type Interaction, type RecordedChunk, readCassette, type ResponseEnding } from "./cassette-store.js";
+export { type RecordedTiming } from "./recorded-timing.js";
+export { type CassetteMode, type Recorder, type RecorderOptions, startRecorder } from "./recorder.js";
 export { type FixtureFile, fixturePath, fixturesDir, listFixtures, loadFixture } from "./fixtures.js";

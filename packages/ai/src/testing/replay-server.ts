@@ -1,5 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
+import type { CassetteOptions, CassetteState } from "./cassette-player.js";
+import { headersDelay, type RecordedTiming, recordedPieces } from "./recorded-timing.js";
 import { type ChunkingOptions, splitIntoChunks } from "./split-into-chunks.js";
 
 /** How a response body is cut and paced on the wire. */
@@ -40,6 +42,8 @@ export interface ScriptedResponse {
 	stallAfterBytes?: number;
 	/** Send the headers and the first `n` body bytes, then end the response cleanly: the client sees a normal, short body. */
 	truncateAfterBytes?: number;
+	/** Send the body in these recorded chunks, waiting the recorded time before each, instead of random chunks. */
+	recordedTiming?: RecordedTiming;
 }
 
 /** One request the server received. */
@@ -74,6 +78,12 @@ export interface ReplayServerOptions {
 	 * `preflights`, not in `requests`. Default `false`: no CORS header at all.
 	 */
 	cors?: boolean;
+	/**
+	 * Serve a recorded cassette (a folder, or options with faults, timing and ignored fields): a
+	 * request that finds the queue empty gets the recorded response that matches it, or a `404`
+	 * explaining the closest recording. Enqueued responses still go first. See docs/testing.md.
+	 */
+	cassette?: string | CassetteOptions;
 }
 
 /** A local HTTP server that answers requests with scripted responses, in order. */
@@ -88,6 +98,8 @@ export interface ReplayServer {
 	readonly preflights: readonly RecordedRequest[];
 	/** How many scripted responses are still waiting for a request. */
 	readonly pendingResponses: number;
+	/** The served cassette (its interactions, mismatches, unused recordings); `undefined` without one. */
+	readonly cassette: CassetteState | undefined;
 	/**
 	 * Appends responses to the queue. Each request takes the next one; with an empty queue the
 	 * server answers `500` with a JSON error saying no response was scripted. Throws a `TypeError`
@@ -137,6 +149,7 @@ export async function startReplayServer(options: ReplayServerOptions = {}): Prom
 		queue.push(...responses);
 	};
 	if (options.responses) enqueue(...options.responses);
+	const player = options.cassette === undefined ? undefined : await loadCassette(options.cassette);
 
 	const server = createServer((req, res) => {
 		// A client that goes away mid-response makes writes fail; that is the client's business.
@@ -156,7 +169,7 @@ export async function startReplayServer(options: ReplayServerOptions = {}): Prom
 			}
 			const index = requests.length;
 			requests.push(record);
-			const response = queue.shift();
+			const response = queue.shift() ?? player?.answer(record, index);
 			if (!response) {
 				unscripted(res, record, index);
 				return;
@@ -192,6 +205,7 @@ export async function startReplayServer(options: ReplayServerOptions = {}): Prom
 		get pendingResponses() {
 			return queue.length;
 		},
+		cassette: player,
 		enqueue,
 		reset() {
 			queue.length = 0;
@@ -210,14 +224,17 @@ export async function startReplayServer(options: ReplayServerOptions = {}): Prom
 	};
 }
 
-/** Writes one scripted response, honouring its fault. Resolves when done or abandoned. */
-async function respond(req: IncomingMessage, res: ServerResponse, response: ScriptedResponse, chunking: ReplayChunking, closing: AbortSignal): Promise<void> {
+/** Writes one scripted response, honouring its fault. Resolves when done or abandoned. Internal: shared with the recorder. */
+export async function respond(req: IncomingMessage, res: ServerResponse, response: ScriptedResponse, chunking: ReplayChunking, closing: AbortSignal): Promise<void> {
 	const socket = req.socket;
 	if (response.resetBeforeHeaders) {
 		socket.destroy();
 		return;
 	}
 	if (response.stallBeforeHeaders) return; // close() destroys the socket
+	const waitForHeaders = headersDelay(response.recordedTiming);
+	if (waitForHeaders > 0) await pause(waitForHeaders, closing);
+	if (closing.aborted) return;
 
 	const status = response.status ?? 200;
 	const headers: Record<string, string | readonly string[]> = { ...response.headers };
@@ -230,8 +247,11 @@ async function respond(req: IncomingMessage, res: ServerResponse, response: Scri
 
 	const body = toBytes(response.body);
 	const cutAt = response.resetAfterBytes ?? response.stallAfterBytes ?? response.truncateAfterBytes ?? body.length;
-	const delayMs = chunking.delayMs ?? 0;
-	for (const chunk of splitIntoChunks(body.subarray(0, cutAt), chunking)) {
+	const delayMs = response.recordedTiming ? 0 : (chunking.delayMs ?? 0);
+	const sent = body.subarray(0, cutAt);
+	const pieces = response.recordedTiming ? recordedPieces(sent, response.recordedTiming) : splitIntoChunks(sent, chunking).map((chunk) => ({ chunk, beforeMs: 0 }));
+	for (const { chunk, beforeMs } of pieces) {
+		if (beforeMs > 0) await pause(beforeMs, closing);
 		if (closing.aborted || !(await writeChunk(res, chunk))) return;
 		await pause(delayMs, closing);
 	}
@@ -274,7 +294,8 @@ function unscripted(res: ServerResponse, record: RecordedRequest, index: number)
 	res.end(body);
 }
 
-function recordRequest(req: IncomingMessage, body: Buffer): RecordedRequest {
+/** The request as `requests` lists it. Internal: shared with the recorder. */
+export function recordRequest(req: IncomingMessage, body: Buffer): RecordedRequest {
 	const headers: Record<string, string> = {};
 	const raw = req.rawHeaders;
 	for (let i = 0; i + 1 < raw.length; i += 2) {
@@ -358,3 +379,9 @@ function toBytes(body: string | Uint8Array | undefined): Uint8Array {
 }
 
 function ignore(): void {}
+
+/** Loads `node:fs` and the cassette only when one is asked for, so plain servers stay cheap. */
+async function loadCassette(cassette: string | CassetteOptions) {
+	const { CassettePlayer } = await import("./cassette-player.js");
+	return new CassettePlayer(typeof cassette === "string" ? { dir: cassette } : cassette);
+}

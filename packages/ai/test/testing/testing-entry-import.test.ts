@@ -19,3 +19,16 @@ describe("importing @pi/ai/testing", () => {
 		expect(JSON.parse(output)).toEqual({ afterImport: 0, afterStart: 1 });
 	});
 });
+
+describe("importing @pi/ai/testing without vitest", () => {
+	it("never imports vitest (only @pi/ai/testing/vitest does)", () => {
+		const hooks = `export async function resolve(specifier, context, next) { if (specifier === "vitest" || specifier.startsWith("vitest/")) throw new Error("vitest was imported by " + context.parentURL); return next(specifier, context); }`;
+		const register = `import { register } from "node:module"; register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hooks)}`)});`;
+		const script = `const testing = await import(${JSON.stringify(entry)}); console.log(typeof testing.startRecorder);`;
+		const output = execFileSync(process.execPath, ["--import", `data:text/javascript,${encodeURIComponent(register)}`, "--import", "tsx", "--input-type=module", "-e", script], { encoding: "utf8" });
+		expect(output.trim()).toBe("function");
+		const vitestEntry = fileURLToPath(new URL("../../src/testing/vitest.ts", import.meta.url));
+		const failing = `await import(${JSON.stringify(vitestEntry)});`;
+		expect(() => execFileSync(process.execPath, ["--import", `data:text/javascript,${encodeURIComponent(register)}`, "--import", "tsx", "--input-type=module", "-e", failing], { encoding: "utf8", stdio: "pipe" })).toThrow(/vitest was imported/);
+	});
+});
