@@ -1,3 +1,4 @@
+import { startIdleTimer } from "./idle-timer.js";
 import { createParser, type EventSourceMessage } from "eventsource-parser";
 import type { RetryInfo, StreamOptions } from "../types.js";
 import { redactSecrets } from "../utils/redact.js";
@@ -104,10 +105,10 @@ async function* attempt_(request: EventStreamRequest, body: string | undefined):
 	let idle: IdleTimeoutError | undefined;
 	const timer =
 		idleTimeoutMs > 0
-			? setTimeout(() => {
+			? startIdleTimer(idleTimeoutMs, () => {
 					idle = new IdleTimeoutError(idleTimeoutMs);
 					controller.abort(idle);
-				}, idleTimeoutMs)
+				})
 			: undefined;
 	let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
 	try {
@@ -173,7 +174,7 @@ async function* attempt_(request: EventStreamRequest, body: string | undefined):
 		if (events.length > 0) yield events;
 		reader = undefined;
 	} finally {
-		if (timer) clearTimeout(timer);
+		timer?.clear();
 		userSignal?.removeEventListener("abort", onAbort);
 		// Cancelling an unfinished body releases the socket back (or closes it).
 		if (reader) reader.cancel().catch(() => {});

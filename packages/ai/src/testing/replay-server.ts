@@ -72,6 +72,14 @@ export interface ReplayServerOptions {
 	/** Responses to script right away, as if passed to `enqueue`. */
 	responses?: readonly ScriptedResponse[];
 	/**
+	 * Answer as a CORS-enabled API would, for tests in a browser on another origin. Every response
+	 * gets `access-control-allow-origin` (the request's origin, or `*`) and exposes its headers; a
+	 * preflight (`OPTIONS` with `access-control-request-method`) is answered `204`, allowing the
+	 * asked method and headers, without taking a scripted response. Preflights are recorded in
+	 * `preflights`, not in `requests`. Default `false`: no CORS header at all.
+	 */
+	cors?: boolean;
+	/**
 	 * Serve a recorded cassette (a folder, or options with faults, timing and ignored fields): a
 	 * request that finds the queue empty gets the recorded response that matches it, or a `404`
 	 * explaining the closest recording. Enqueued responses still go first. See docs/testing.md.
@@ -89,6 +97,8 @@ export interface ReplayServer {
 	readonly port: number;
 	/** Every request received so far, in order. A live array: it grows as requests arrive. */
 	readonly requests: readonly RecordedRequest[];
+	/** Every CORS preflight received so far (only with the `cors` option), in order. A live array. */
+	readonly preflights: readonly RecordedRequest[];
 	/** How many scripted responses are still waiting for a request. */
 	readonly pendingResponses: number;
 	/** The served cassette (its interactions, mismatches, unused recordings); `undefined` without one. */
@@ -144,6 +154,7 @@ export async function startReplayServer(options: ReplayServerOptions = {}): Prom
 	const defaults = options.chunking ?? {};
 	const queue: ScriptedResponse[] = [];
 	const requests: RecordedRequest[] = [];
+	const preflights: RecordedRequest[] = [];
 	const sockets = new Set<Socket>();
 	const closing = new AbortController();
 	const routes = new RouteTable();
@@ -164,8 +175,16 @@ export async function startReplayServer(options: ReplayServerOptions = {}): Prom
 		const parts: Buffer[] = [];
 		req.on("data", (part: Buffer) => parts.push(part));
 		req.on("end", () => {
-			const index = requests.length;
 			const record = recordRequest(req, Buffer.concat(parts));
+			if (options.cors) {
+				allowCors(req, res);
+				if (record.method === "OPTIONS" && record.headers["access-control-request-method"]) {
+					preflights.push(record);
+					answerPreflight(req, res);
+					return;
+				}
+			}
+			const index = requests.length;
 			requests.push(record);
 			const send = (response: ScriptedResponse) => {
 				const chunking: ReplayChunking = { ...defaults, ...response.chunking };
@@ -213,6 +232,7 @@ export async function startReplayServer(options: ReplayServerOptions = {}): Prom
 		url: `http://127.0.0.1:${port}`,
 		port,
 		requests,
+		preflights,
 		get pendingResponses() {
 			return queue.length;
 		},
@@ -225,6 +245,7 @@ export async function startReplayServer(options: ReplayServerOptions = {}): Prom
 			queue.length = 0;
 			requests.length = 0;
 			routes.clear();
+			preflights.length = 0;
 		},
 		close() {
 			closed ??= new Promise<void>((resolve) => {
@@ -279,6 +300,25 @@ export async function respond(req: IncomingMessage, res: ServerResponse, respons
 		res.end();
 	}
 	// A stalled response stays open: the client's abort or close() ends it.
+}
+
+/** CORS headers every response carries with the `cors` option (writeHead merges them in). */
+function allowCors(req: IncomingMessage, res: ServerResponse): void {
+	const origin = req.headers.origin;
+	res.setHeader("access-control-allow-origin", origin ?? "*");
+	if (origin) res.setHeader("vary", "origin");
+	res.setHeader("access-control-expose-headers", "*");
+}
+
+/** A preflight's answer: allow exactly what the browser asked for. */
+function answerPreflight(req: IncomingMessage, res: ServerResponse): void {
+	res.writeHead(204, {
+		"access-control-allow-methods": String(req.headers["access-control-request-method"]),
+		"access-control-allow-headers": String(req.headers["access-control-request-headers"] ?? ""),
+		"access-control-max-age": "0",
+		"content-length": "0",
+	});
+	res.end();
 }
 
 /** The answer when a request arrives and nothing is queued: never hang, say what happened. */

@@ -47,6 +47,19 @@ export interface AnthropicOptions extends StreamOptions {
 	interleavedThinking?: boolean;
 	/** `auto`, `any` (must call a tool), `none`, or `{ type: "tool", name }`. Sent only with tools. */
 	toolChoice?: AnthropicToolChoiceOption;
+	/**
+	 * Sends `anthropic-dangerous-direct-browser-access: true`, which Anthropic requires before it
+	 * answers a request from a browser origin (CORS). Default `false`: the header is never sent
+	 * unless the app opts in, because a key used from a page is visible to whoever opens it. Use it
+	 * with a key the user brings, or call through a proxy (`streamProxy`) instead. The name follows
+	 * the official SDK's option.
+	 *
+	 * @example
+	 * ```ts
+	 * streamAnthropic(model, context, { apiKey: userKey, dangerouslyAllowBrowser: true });
+	 * ```
+	 */
+	dangerouslyAllowBrowser?: boolean;
 }
 
 /** Everything one HTTP call needs. */
@@ -158,7 +171,10 @@ function messagesUrl(baseUrl: string): string {
 	return base.endsWith("/v1") ? `${base}/messages` : `${base}/v1/messages`;
 }
 
-function buildHeaders(model: Model<Api>, options: Pick<AnthropicOptions, "apiKey" | "headers">, betas: string[]): Record<string, string> {
+/** The header Anthropic's API requires on requests a browser sends directly (CORS). */
+const BROWSER_ACCESS_HEADER = "anthropic-dangerous-direct-browser-access";
+
+function buildHeaders(model: Model<Api>, options: AnthropicOptions, betas: string[]): Record<string, string> {
 	const headers: Record<string, string> = { "anthropic-version": ANTHROPIC_VERSION };
 	const apiKey = options.apiKey;
 	if (apiKey) {
@@ -169,6 +185,8 @@ function buildHeaders(model: Model<Api>, options: Pick<AnthropicOptions, "apiKey
 			headers["x-api-key"] = apiKey;
 		}
 	}
+	// Before the caller's headers, so an explicit header still wins.
+	if (options.dangerouslyAllowBrowser === true) headers[BROWSER_ACCESS_HEADER] = "true";
 	const extra = [model.headers, options.headers];
 	for (const source of extra) {
 		for (const [name, value] of Object.entries(source ?? {})) {

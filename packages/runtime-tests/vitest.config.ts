@@ -1,0 +1,11 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+	test: {
+		include: ["test/**/*.test.ts"],
+		testTimeout: 60_000,
+		hookTimeout: 60_000,
+		// The JSON report feeds the one-line total that scripts/test-summary.mjs prints.
+		reporters: ["default", ["json", { outputFile: "test-results.json" }]],
+	},
+});
