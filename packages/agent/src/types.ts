@@ -131,13 +131,13 @@ export interface AgentTool<TParameters extends TSchema = TSchema, TDetails = any
 	 * it returns is what gets validated.
 	 */
 	prepareArguments?: (args: unknown) => TArguments;
-	/** Runs the tool. Throw on failure rather than encoding errors in `content`. */
-	execute: (
-		toolCallId: string,
-		params: TArguments,
-		signal?: AbortSignal,
-		onUpdate?: AgentToolUpdateCallback<TDetails>,
-	) => Promise<AgentToolResult<TDetails>>;
+	/**
+	 * Runs the tool. Throw on failure rather than encoding errors in `content`.
+	 *
+	 * Declared as a method so that its parameters compare bivariantly: a typed tool
+	 * (`AgentTool<typeof params>`) then fits a list typed `AgentTool[]`, as apps write it.
+	 */
+	execute(toolCallId: string, params: TArguments, signal?: AbortSignal, onUpdate?: AgentToolUpdateCallback<TDetails>): Promise<AgentToolResult<TDetails>>;
 	/** Overrides the loop's mode for this tool: `sequential` runs it alone, after the calls before it. */
 	executionMode?: ToolExecutionMode;
 }

@@ -1,6 +1,6 @@
 import { startIdleTimer } from "./idle-timer.js";
 import { createParser, type EventSourceMessage } from "eventsource-parser";
-import type { RetryInfo, StreamOptions } from "../types.js";
+import type { Api, Model, ProviderResponse, RetryInfo, StreamOptions } from "../types.js";
 import { redactSecrets } from "../utils/redact.js";
 import { ApiCallError, IdleTimeoutError } from "./api-call-error.js";
 import { extractErrorMessage } from "./error-body.js";
@@ -26,22 +26,40 @@ export interface EventStreamRequest {
 	/** Fail when no bytes arrive for this long; 0 disables. Default {@link DEFAULT_IDLE_TIMEOUT_MS}. */
 	idleTimeoutMs?: number;
 	onRetry?: (info: RetryInfo) => void;
+	/**
+	 * Told each attempt's status and headers before its body is read. A throw (or rejection) ends
+	 * the call with an error naming the callback; it is never retried.
+	 */
+	onResponse?: (response: ProviderResponse) => void | Promise<void>;
 	/** Strings (API keys) scrubbed from every error message. */
 	secrets?: readonly (string | undefined)[];
 }
 
-/** The transport options of a provider call, as `postEventStream` takes them. */
-export function transportOptions(options: StreamOptions | undefined): Pick<
-	EventStreamRequest,
-	"signal" | "maxRetries" | "maxRetryDelayMs" | "idleTimeoutMs" | "onRetry"
-> {
+/**
+ * The transport options of a provider call, as `postEventStream` takes them. `timeoutMs` becomes
+ * part of the signal (the call then fails with a timeout error, not as aborted by the caller), and
+ * `onResponse` is told the status and headers of each attempt, with `model`.
+ */
+export function transportOptions(
+	options: StreamOptions | undefined,
+	model?: Model<Api>,
+): Pick<EventStreamRequest, "signal" | "maxRetries" | "maxRetryDelayMs" | "idleTimeoutMs" | "onRetry" | "onResponse"> {
+	const onResponse = options?.onResponse;
 	return {
-		signal: options?.signal,
+		signal: withTimeout(options?.signal, options?.timeoutMs),
 		maxRetries: options?.maxRetries,
 		maxRetryDelayMs: options?.maxRetryDelayMs,
 		idleTimeoutMs: options?.idleTimeoutMs,
 		onRetry: options?.onRetry,
+		onResponse: onResponse && model ? (response) => onResponse(response, model) : undefined,
 	};
+}
+
+/** `signal`, also aborting after `timeoutMs` with a `TimeoutError` (AbortSignal.timeout's reason). */
+function withTimeout(signal: AbortSignal | undefined, timeoutMs: number | undefined): AbortSignal | undefined {
+	if (timeoutMs === undefined || !(timeoutMs > 0)) return signal;
+	const timeout = AbortSignal.timeout(timeoutMs);
+	return signal ? AbortSignal.any([signal, timeout]) : timeout;
 }
 
 /** One server-sent event: its `event:` name (when present) and its `data:`. */
@@ -95,6 +113,20 @@ export async function* postEventStreamBatches(request: EventStreamRequest): Asyn
 	}
 }
 
+/** Calls `onResponse`; a failure there is the caller's bug, so it ends the call unretried. */
+async function tellResponse(request: EventStreamRequest, response: Response): Promise<void> {
+	const headers: Record<string, string> = {};
+	response.headers.forEach((value, name) => {
+		headers[name] = value;
+	});
+	try {
+		await request.onResponse?.({ status: response.status, headers });
+	} catch (error) {
+		const reason = error instanceof Error ? error.message : String(error);
+		throw new ApiCallError(redactSecrets(`The onResponse callback failed: ${reason}`, request.secrets ?? []), { url: request.url, isRetryable: false, cause: error });
+	}
+}
+
 /** One HTTP attempt: fetch, check the answer, then parse the body as it streams. */
 async function* attempt_(request: EventStreamRequest, body: string | undefined): AsyncGenerator<ServerSentEvent[], void, void> {
 	const idleTimeoutMs = request.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
@@ -124,6 +156,7 @@ async function* attempt_(request: EventStreamRequest, body: string | undefined):
 			throw idle ?? error;
 		}
 		timer?.refresh();
+		if (request.onResponse) await tellResponse(request, response);
 		const contentType = response.headers.get("content-type") ?? "";
 		if (!response.ok || !/event-stream/i.test(contentType)) {
 			const text = await readText(response, () => timer?.refresh()).catch((error: unknown) => {

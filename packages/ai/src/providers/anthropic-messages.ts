@@ -56,7 +56,7 @@ export const streamAnthropic: StreamFunction<"anthropic-messages", AnthropicOpti
 			url: request.url,
 			headers: request.headers,
 			body,
-			...transportOptions(resolved),
+			...transportOptions(resolved, model),
 			secrets: [apiKey],
 		});
 		for await (const batch of batches) {

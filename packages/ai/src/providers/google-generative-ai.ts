@@ -52,7 +52,7 @@ export const streamGoogle: StreamFunction<"google-generative-ai", GoogleOptions>
 			url: request.url,
 			headers: request.headers,
 			body,
-			...transportOptions(options),
+			...transportOptions(options, model),
 			secrets: [apiKey],
 		});
 		try {

@@ -59,7 +59,7 @@ export const streamOpenAICompletions: StreamFunction<"openai-completions", OpenA
 			url: request.url,
 			headers: request.headers,
 			body,
-			...transportOptions(options),
+			...transportOptions(options, model),
 			secrets: [apiKey],
 		});
 		read: for await (const batch of batches) {

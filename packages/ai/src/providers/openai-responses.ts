@@ -60,7 +60,7 @@ export const streamOpenAIResponses: StreamFunction<"openai-responses", OpenAIRes
 		const background = deferring || options?.background === true || (isRecord(body) && body.background === true);
 		const state = new ResponsesStreamState(builder, model, { background });
 		try {
-			const batches = postEventStreamBatches({ url: request.url, headers: request.headers, body, ...transportOptions(options), secrets });
+			const batches = postEventStreamBatches({ url: request.url, headers: request.headers, body, ...transportOptions(options, model), secrets });
 			for await (const batch of batches) {
 				for (const event of batch) {
 					state.handleData(event.data);
