@@ -30,10 +30,15 @@ async function runDemo(env: Record<string, string>) {
 	return run(process.execPath, ["--import", "tsx", "--conditions=development", demo], { env: demoEnv(env), timeout: 90_000 });
 }
 
-/** Runs it on a pseudo-terminal (util-linux `script`), as a person at a terminal sees it: stdout and stderr together. */
+/**
+ * Runs it on a pseudo-terminal (util-linux `script`), as a person at a terminal sees it: stdout and
+ * stderr together. Without `CI`: Node turns colours off under a generic `CI` variable (which
+ * `.ci/run` sets), and a person's terminal has none.
+ */
 async function runDemoOnTerminal(env: Record<string, string>): Promise<string> {
 	const command = [process.execPath, "--import", "tsx", "--conditions=development", demo].map((part) => `'${part}'`).join(" ");
-	const { stdout } = await run("script", ["-q", "-c", command, "/dev/null"], { env: demoEnv(env), timeout: 90_000 });
+	const { CI: _ci, ...terminalEnv } = demoEnv(env);
+	const { stdout } = await run("script", ["-q", "-c", command, "/dev/null"], { env: terminalEnv, timeout: 90_000 });
 	return stdout;
 }
 

@@ -38,18 +38,24 @@ describe("anthropic-messages faults: abort", () => {
 	});
 
 	it("aborted during a retry wait: ends at once, without waiting out retry-after", async () => {
-		server.reset();
-		server.enqueue(jsonResponse(529, { type: "error", error: { type: "overloaded_error", message: "Overloaded" } }, { "retry-after": "30" }));
-		const controller = new AbortController();
-		const stream = streamAnthropic(anthropicModel({ baseUrl: server.url }), ask(), {
-			apiKey: "sk-ant-api03-abort",
-			signal: controller.signal,
-			onRetry: () => setTimeout(() => controller.abort(), 20),
-		});
-		const { message } = assertEventProtocol(await recordEvents(stream));
-		expect(message.stopReason).toBe("aborted");
-		// Not waited out (retry-after is 30 s): a retry would have made a second request.
-		expect(server.requests).toHaveLength(1);
+		// A server of its own: the stalled request of the test before may still be recorded by the
+		// shared one after its reset, and this test counts requests.
+		const own = await startReplayServer();
+		try {
+			own.enqueue(jsonResponse(529, { type: "error", error: { type: "overloaded_error", message: "Overloaded" } }, { "retry-after": "30" }));
+			const controller = new AbortController();
+			const stream = streamAnthropic(anthropicModel({ baseUrl: own.url }), ask(), {
+				apiKey: "sk-ant-api03-abort",
+				signal: controller.signal,
+				onRetry: () => setTimeout(() => controller.abort(), 20),
+			});
+			const { message } = assertEventProtocol(await recordEvents(stream));
+			expect(message.stopReason).toBe("aborted");
+			// Not waited out (retry-after is 30 s): a retry would have made a second request.
+			expect(own.requests).toHaveLength(1);
+		} finally {
+			await own.close();
+		}
 	});
 
 	it("aborted mid-stream, inside the second of two parallel tool calls: text and calls so far are kept", async () => {
