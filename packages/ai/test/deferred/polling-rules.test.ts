@@ -87,10 +87,10 @@ describe("polling a deferred job", () => {
 			if (request.call === 0) setTimeout(() => controller.abort(), 50);
 			return running();
 		});
-		const started = Date.now();
+		// Waiting out the hour would fail on the test's own timeout: the outcome is what is asserted.
 		const message = await streamDeferred(anthropicModel(server), handle({ pollAfterMs: 3_600_000 }), { apiKey: KEY, signal: controller.signal }).result();
+		expect(controller.signal.aborted).toBe(true);
 		expect(message.stopReason).toBe("aborted");
 		expect(checks.requests).toHaveLength(1);
-		expect(Date.now() - started).toBeLessThan(3_600_000);
 	});
 });
