@@ -171,14 +171,14 @@ function pick(merged: MergedModel): Omit<CatalogEntry, "id" | "name" | "api" | "
 	return { reasoning: merged.reasoning, input: merged.input, cost: merged.cost, contextWindow: merged.contextWindow, maxTokens: merged.maxTokens };
 }
 
-/** A TypeScript literal of a JSON-like value, on one line. Keys are quoted only when needed. */
-function literal(value: unknown): string {
-	if (Array.isArray(value)) return `[${value.map(literal).join(", ")}]`;
-	if (value !== null && typeof value === "object") {
-		const fields = Object.entries(value).map(([key, field]) => `${propertyKey(key)}: ${literal(field)}`);
-		return `{ ${fields.join(", ")} }`;
-	}
-	return JSON.stringify(value);
+/**
+ * One model as a row of the catalog's JSON: `[id, name, reasoning, input, [input, output,
+ * cacheRead, cacheWrite], contextWindow, maxTokens]`. The wire API, provider and API root are the
+ * provider's, stated once per table; `models.ts` expands rows back into `Model` objects.
+ */
+function row(entry: CatalogEntry): unknown[] {
+	const { input, output, cacheRead, cacheWrite } = entry.cost;
+	return [entry.id, entry.name, entry.reasoning, entry.input, [input, output, cacheRead, cacheWrite], entry.contextWindow, entry.maxTokens];
 }
 
 function propertyKey(key: string): string {
@@ -212,9 +212,8 @@ export async function renderCatalog(): Promise<{
 		// emitted .d.ts small while getModel still infers the API of a literal id.
 		const ids = entries.map((entry) => `\t\t| ${JSON.stringify(entry.id)}`);
 		typeLines.push(`\t${propertyKey(provider)}: CatalogTable<`, `\t\t${JSON.stringify(target.api)},`, ...(ids.length > 0 ? ids : ["\t\tnever"]), "\t>;");
-		lines.push(`\t${propertyKey(provider)}: {`);
-		for (const entry of entries) lines.push(`\t\t${JSON.stringify(entry.id)}: ${literal(entry)},`);
-		lines.push("\t},");
+		const rows = entries.map((entry) => JSON.stringify(row(entry)));
+		lines.push(`${JSON.stringify(provider)}: [${JSON.stringify(target.api)}, ${JSON.stringify(target.baseUrl)}, [\n${rows.join(",\n")}\n]]`);
 		counts[provider] = entries.length;
 		reports[provider] = report;
 	}
@@ -235,12 +234,23 @@ import type { Api, Model } from "./types.js";
 export type CatalogTable<TApi extends Api, TId extends string> = { readonly [Id in TId]: Model<TApi> };
 
 /** Every catalog model, by provider and then by model id. */
-export const MODELS: {
+export type Catalog = {
 ${typeLines.join("\n")}
-} = {
-${lines.join("\n")}
 };
+
+/**
+ * The catalog's data, as JSON: \`{ [provider]: [api, baseUrl, rows] }\`, where a row is
+ * \`[id, name, reasoning, input, [input, output, cacheRead, cacheWrite], contextWindow, maxTokens]\`
+ * (costs in dollars per million tokens). A string rather than object literals, because parsing a
+ * string costs next to nothing at import and \`JSON.parse\` on first lookup is several times
+ * faster than compiling the same data as code.
+ */
+export const CATALOG_JSON = String.raw\`{
+${lines.join(",\n")}
+}\`;
 `;
+	// A raw template keeps JSON's escapes as they are; only these two would end or break it.
+	if (/`|\$\{/.test(lines.join(""))) throw new Error("catalog data contains a backtick or ${: it cannot sit in a raw template literal");
 	return { text, sources, counts, reports };
 }
 

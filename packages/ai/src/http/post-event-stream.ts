@@ -1,5 +1,5 @@
 import { startIdleTimer } from "./idle-timer.js";
-import { createParser, type EventSourceMessage } from "eventsource-parser";
+import type { EventSourceMessage, createParser as CreateParser } from "eventsource-parser";
 import type { Api, Model, ProviderResponse, RetryInfo, StreamOptions } from "../types.js";
 import { redactSecrets } from "../utils/redact.js";
 import { ApiCallError, IdleTimeoutError } from "./api-call-error.js";
@@ -60,6 +60,17 @@ function withTimeout(signal: AbortSignal | undefined, timeoutMs: number | undefi
 	if (timeoutMs === undefined || !(timeoutMs > 0)) return signal;
 	const timeout = AbortSignal.timeout(timeoutMs);
 	return signal ? AbortSignal.any([signal, timeout]) : timeout;
+}
+
+let createParser: typeof CreateParser | undefined;
+
+/**
+ * eventsource-parser, loaded with the first response rather than at import: importing `@pi/ai`
+ * stays cheap, and the first request waits for the module during its network round trip anyway.
+ */
+async function loadParser(): Promise<typeof CreateParser> {
+	createParser ??= (await import("eventsource-parser")).createParser;
+	return createParser;
 }
 
 /** One server-sent event: its `event:` name (when present) and its `data:`. */
@@ -167,7 +178,7 @@ async function* attempt_(request: EventStreamRequest, body: string | undefined):
 		if (!response.body) throw new ApiCallError("The response has no body.", { url: request.url, status: response.status });
 
 		let events: ServerSentEvent[] = [];
-		const parser = createParser({
+		const parser = (createParser ?? (await loadParser()))({
 			onEvent: (message) => events.push({ event: message.event, data: message.data }),
 		});
 		const decoder = new TextDecoder();
