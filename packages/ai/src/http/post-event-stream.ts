@@ -65,8 +65,8 @@ function withTimeout(signal: AbortSignal | undefined, timeoutMs: number | undefi
 let createParser: typeof CreateParser | undefined;
 
 /**
- * eventsource-parser, loaded with the first response rather than at import: importing `@pi/ai`
- * stays cheap, and the first request waits for the module during its network round trip anyway.
+ * eventsource-parser, loaded by the first request rather than at import: importing `@pi/ai` stays
+ * cheap. The load starts before the request is sent, so it overlaps the network round trip.
  */
 async function loadParser(): Promise<typeof CreateParser> {
 	createParser ??= (await import("eventsource-parser")).createParser;
@@ -154,6 +154,7 @@ async function* attempt_(request: EventStreamRequest, body: string | undefined):
 				})
 			: undefined;
 	let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+	const parserReady = createParser ?? loadParser();
 	try {
 		let response: Response;
 		try {
@@ -177,21 +178,33 @@ async function* attempt_(request: EventStreamRequest, body: string | undefined):
 		}
 		if (!response.body) throw new ApiCallError("The response has no body.", { url: request.url, status: response.status });
 
+		// A read is always pending, requested before anything else is awaited and again as soon as
+		// one completes: bytes that arrive while no read is pending wait in the body's queue, and a
+		// connection reset right after them empties that queue (the body stream errors), which
+		// would lose content the server did send.
+		const bodyReader = response.body.getReader();
+		reader = bodyReader;
+		const read = () => {
+			const next = bodyReader.read();
+			next.catch(() => {}); // handled where it is awaited; this only keeps it from counting as unhandled meanwhile
+			return next;
+		};
+		let nextRead = read();
 		let events: ServerSentEvent[] = [];
-		const parser = (createParser ?? (await loadParser()))({
-			onEvent: (message) => events.push({ event: message.event, data: message.data }),
-		});
+		// The parser's own message objects are handed on as they are: a copy per event would be
+		// garbage on the hottest path (Anthropic and OpenAI send an event per token).
+		const parser = (typeof parserReady === "function" ? parserReady : await parserReady)({ onEvent: (message) => events.push(message) });
 		const decoder = new TextDecoder();
 		let endsWithCarriageReturn = false;
 		// The start of a body that has produced no event yet: a proxy or gateway that answers 200
 		// with an `event-stream` label but a JSON (or text) error body has no `data:` lines, and its
 		// message would otherwise be lost in "the stream ended before its final event".
 		let eventless: string | undefined = "";
-		reader = response.body.getReader();
 		for (;;) {
 			let chunk: ReadableStreamReadResult<Uint8Array>;
 			try {
-				chunk = await reader.read();
+				chunk = await nextRead;
+				if (!chunk.done) nextRead = read();
 			} catch (error) {
 				throw idle ?? error;
 			}
