@@ -33,11 +33,11 @@ const update = args.includes("--update");
 
 /** Run counts and sizes. Full: ≥5 runs per cell except where the reference is too slow (said in the report). */
 const PLAN = quick
-	? { cliRounds: 3, coldRounds: 2, streamRounds: 1, bytesPerRun: 500_000, warmupBytes: 100_000, largeRuns: 1, refRunsAt100k: 0, parserRuns: 2, memoryRuns: 1, refMemoryRuns: 1, memoryBytes: 10_000_000, turns: 100, agentRuns: 1, refRunsAt5000: 1, cassetteRounds: 2, typeCheckRuns: 1, typeCheckRunsWithoutSkipLibCheck: 0, compactionRuns: 3, peerRounds: 1, peerBytes: 200_000, peerWarmupBytes: 50_000, shortRequests: 20 }
-	: { cliRounds: 11, coldRounds: 21, streamRounds: 5, bytesPerRun: 4_000_000, warmupBytes: 1_000_000, largeRuns: 5, refRunsAt100k: 2, parserRuns: 11, memoryRuns: 5, refMemoryRuns: 3, memoryBytes: 50_000_000, turns: 1000, agentRuns: 5, refRunsAt5000: 2, cassetteRounds: 11, typeCheckRuns: 3, typeCheckRunsWithoutSkipLibCheck: 2, compactionRuns: 11, peerRounds: 5, peerBytes: 2_000_000, peerWarmupBytes: 500_000, shortRequests: 200 };
+	? { cliRounds: 3, coldRounds: 2, streamRounds: 1, bytesPerRun: 500_000, warmupBytes: 100_000, largeRuns: 1, refRunsAt100k: 0, parserRuns: 2, memoryRuns: 1, refMemoryRuns: 1, memoryBytes: 10_000_000, turns: 100, agentRuns: 1, refRunsAt5000: 1, cassetteRounds: 2, typeCheckRuns: 1, typeCheckRunsWithoutSkipLibCheck: 0, compactionRuns: 3, peerRounds: 1, peerBytes: 200_000, peerWarmupBytes: 50_000, peerWarmupRuns: 1, shortRequests: 20 }
+	: { cliRounds: 11, coldRounds: 21, streamRounds: 5, bytesPerRun: 4_000_000, warmupBytes: 1_000_000, largeRuns: 5, refRunsAt100k: 2, parserRuns: 11, memoryRuns: 5, refMemoryRuns: 3, memoryBytes: 50_000_000, turns: 1000, agentRuns: 5, refRunsAt5000: 2, cassetteRounds: 11, typeCheckRuns: 3, typeCheckRunsWithoutSkipLibCheck: 2, compactionRuns: 11, peerRounds: 5, peerBytes: 2_000_000, peerWarmupBytes: 1_000_000, peerWarmupRuns: 4, shortRequests: 200 };
 
 // `--peers-light`: a shorter peers section (3 rounds, 0.3 MB per run, 30 short requests) for a loaded machine.
-if (args.includes("--peers-light")) Object.assign(PLAN, { peerRounds: 3, peerBytes: 300_000, peerWarmupBytes: 50_000, shortRequests: 30 });
+if (args.includes("--peers-light")) Object.assign(PLAN, { peerRounds: 3, peerBytes: 300_000, peerWarmupBytes: 1_000_000, peerWarmupRuns: 3, shortRequests: 30 });
 
 const log = (/** @type {string} */ text) => process.stderr.write(`[bench] ${text}\n`);
 const started = Date.now();
@@ -93,7 +93,7 @@ await section("large-args", async () => {
 });
 await Promise.all([streamWorkers.ours.close(), streamWorkers.ref.close()]);
 await section("peers", async () => {
-	results.peers = await measurePeers({ server, rounds: PLAN.peerRounds, bytesPerRun: PLAN.peerBytes, warmupBytes: PLAN.peerWarmupBytes, shortRequests: PLAN.shortRequests, log });
+	results.peers = await measurePeers({ server, rounds: PLAN.peerRounds, bytesPerRun: PLAN.peerBytes, warmupBytes: PLAN.peerWarmupBytes, warmupRuns: PLAN.peerWarmupRuns, shortRequests: PLAN.shortRequests, log });
 });
 await section("memory", async () => {
 	results.memory = await measureMemory({ server, runs: PLAN.memoryRuns, refRuns: PLAN.refMemoryRuns, replyBytes: PLAN.memoryBytes, log });

@@ -12,11 +12,22 @@ import { APIS } from "../lib/sse-bodies.js";
 import { summarize } from "../lib/stats.js";
 
 /**
- * @param {{ server: Worker, rounds: number, bytesPerRun: number, warmupBytes: number, shortRequests: number, log: (line: string) => void }} options
+ * Each side warms up on every cell before it is measured: `warmupRuns` runs of `warmupBytes`. The
+ * CPU figure is a steady-state throughput, and V8 needs several megabytes of a stream before its
+ * optimizing compiler has settled on a library's hot path (it compiles on background threads,
+ * whose CPU `process.cpuUsage()` counts): measured on ours with half a megabyte of warm-up, the
+ * first 2 MB runs cost 3-4× the later ones, which made the median depend on how many of them fell
+ * into the measured rounds. Every side gets the same warm-up.
+ *
+ * @param {{ server: Worker, rounds: number, bytesPerRun: number, warmupBytes: number, warmupRuns: number, shortRequests: number, log: (line: string) => void }} options
  */
-export async function measurePeers({ server, rounds, bytesPerRun, warmupBytes, shortRequests, log }) {
+export async function measurePeers({ server, rounds, bytesPerRun, warmupBytes, warmupRuns, shortRequests, log }) {
 	/** @type {Record<string, Worker>} */
-	const workers = Object.fromEntries(PEER_SIDES.map((side) => [side, new Worker("peer-worker.js", [side], ["--expose-gc"])]));
+	// No forced GC between runs: node's `gc()` is V8's memory-reducing collection, after which every
+	// side ran its next run partly de-optimised (ours went from 17 to 40-50 CPU ms/MB on Anthropic
+	// text, the floor from 16 to 19-22), so the figure measured the recovery, not the throughput.
+	// A run's leftover garbage is collected during the next run, for every side alike.
+	const workers = Object.fromEntries(PEER_SIDES.map((side) => [side, new Worker("peer-worker.js", [side])]));
 	/** @type {number[]} */
 	const loads = [];
 	const sampleLoad = () => loads.push(/** @type {number} */ (loadavg()[0]));
@@ -29,12 +40,15 @@ export async function measurePeers({ server, rounds, bytesPerRun, warmupBytes, s
 				const samples = Object.fromEntries(PEER_SIDES.map((side) => [side, { cpu: [], evs: [] }]));
 				/** @type {Record<string, string>} */
 				const failed = {};
-				for (const side of PEER_SIDES) {
-					const warm = await server.call("load", { kind: "fixture", api, cls, targetBytes: warmupBytes });
-					try {
-						await workers[side]?.call("run", { api, url: warm.url, requests: warm.requests });
-					} catch (error) {
-						failed[side] = String(error instanceof Error ? error.message : error).split("\n")[0] ?? "failed";
+				for (let run = 0; run < warmupRuns; run++) {
+					for (const side of PEER_SIDES) {
+						if (failed[side]) continue;
+						const warm = await server.call("load", { kind: "fixture", api, cls, targetBytes: warmupBytes });
+						try {
+							await workers[side]?.call("run", { api, url: warm.url, requests: warm.requests });
+						} catch (error) {
+							failed[side] = String(error instanceof Error ? error.message : error).split("\n")[0] ?? "failed";
+						}
 					}
 				}
 				let info;
@@ -42,7 +56,6 @@ export async function measurePeers({ server, rounds, bytesPerRun, warmupBytes, s
 					for (const side of rotated(round)) {
 						if (failed[side]) continue;
 						info = await server.call("load", { kind: "fixture", api, cls, targetBytes: bytesPerRun });
-						await workers[side]?.call("gc");
 						rowLoads.push(loadavg()[0]);
 						sampleLoad();
 						try {
@@ -95,7 +108,6 @@ export async function measurePeers({ server, rounds, bytesPerRun, warmupBytes, s
 						for (const side of rotated(Math.max(0, round))) {
 							if (failed[side]) continue;
 							info = await server.call("load", { kind: "short", api, cls: kind, close, requests: round < 0 ? Math.max(5, shortRequests >> 2) : shortRequests });
-							await workers[side]?.call("gc");
 							if (round >= 0) rowLoads.push(loadavg()[0]);
 							try {
 								const result = await workers[side]?.call("run", { api, url: info.url, requests: info.requests });
@@ -123,7 +135,7 @@ export async function measurePeers({ server, rounds, bytesPerRun, warmupBytes, s
 				}
 			}
 		}
-		return { rounds, bytesPerRun, shortRequests, load: summarize(loads.length ? loads : [loadavg()[0]]), streaming, requests };
+		return { rounds, bytesPerRun, warmupBytes, warmupRuns, shortRequests, load: summarize(loads.length ? loads : [loadavg()[0]]), streaming, requests };
 	} finally {
 		await Promise.all(Object.values(workers).map((w) => w.close()));
 	}
