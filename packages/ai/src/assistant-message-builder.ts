@@ -186,6 +186,23 @@ export class AssistantMessageBuilder {
 		this.message.responseId = id;
 	}
 
+	/**
+	 * Records the model id the server says answered (a Completions chunk's `model`, a Responses
+	 * `response.model`, Anthropic's `message_start.message.model`, Gemini's `modelVersion`) as
+	 * `message.responseModel`, only when it is a non-empty string that differs from the requested
+	 * `model.id`; the first such value wins, as in the reference. Providers pass the wire field
+	 * unchecked: it is untrusted JSON, so anything else (absent, `""`, a number) is ignored.
+	 *
+	 * @example
+	 * builder.setResponseModel(chunk.model); // "gpt-4o-mini-2024-07-18" for a request of "gpt-4o-mini"
+	 */
+	setResponseModel(id: unknown): void {
+		if (this.message.responseModel !== undefined) return;
+		// Azure's first chunk has `model: ""`; an alias that resolves to itself says nothing new.
+		if (typeof id !== "string" || id === "" || id === this.model.id) return;
+		this.message.responseModel = id;
+	}
+
 	/** Ends the message with a stop reason. `error` here is a provider-reported failure. */
 	finish(reason: FinishReason, details: FinishDetails = {}): AssistantMessage {
 		if (this.finished) return this.message;

@@ -132,6 +132,16 @@ describe("AssistantMessageBuilder", () => {
 			{ type: "toolCall", id: "id", name: "tool", arguments: {}, thoughtSignature: "sig-c" },
 		]);
 	});
+
+	it("records the answering model only when it differs from the requested id; the first one wins", () => {
+		const builder = new AssistantMessageBuilder(model);
+		for (const ignored of [undefined, null, "", 42, "test-model"]) builder.setResponseModel(ignored);
+		expect("responseModel" in builder.message).toBe(false);
+		builder.setResponseModel("test-model-2025-01-01");
+		builder.setResponseModel("test-model-2026-01-01");
+		builder.finish("stop");
+		expect(builder.message.responseModel).toBe("test-model-2025-01-01");
+	});
 });
 
 describe("invalid tool-call arguments", () => {

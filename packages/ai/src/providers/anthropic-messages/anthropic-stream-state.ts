@@ -55,6 +55,7 @@ export class AnthropicStreamState {
 			case "message_start": {
 				const message = event.message;
 				if (typeof message?.id === "string" && message.id) this.builder.setResponseId(message.id);
+				this.builder.setResponseModel(message?.model);
 				this.builder.setUsage(parseUsage(message?.usage));
 				break;
 			}

@@ -26,7 +26,7 @@ export interface AnthropicMessageObject {
  */
 export function convertMessageObject(builder: AssistantMessageBuilder, message: AnthropicMessageObject): void {
 	const state = new AnthropicStreamState(builder);
-	state.handle({ type: "message_start", message: { id: message.id, usage: message.usage ?? undefined } });
+	state.handle({ type: "message_start", message: { id: message.id, model: message.model, usage: message.usage ?? undefined } });
 	const blocks = Array.isArray(message.content) ? message.content : [];
 	blocks.forEach((block, index) => {
 		if (!block || typeof block !== "object" || typeof block.type !== "string") return;

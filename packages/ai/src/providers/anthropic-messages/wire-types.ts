@@ -139,7 +139,8 @@ export interface AnthropicWireDelta {
 export interface AnthropicStreamEvent {
 	type: string;
 	index?: number;
-	message?: { id?: string; usage?: AnthropicWireUsage };
+	/** `message_start` only; `model` is the model that answered. */
+	message?: { id?: string; model?: string; usage?: AnthropicWireUsage };
 	content_block?: AnthropicWireContentBlock;
 	delta?: AnthropicWireDelta & {
 		stop_reason?: string | null;

@@ -88,6 +88,7 @@ export class GeminiStreamState {
 			return;
 		}
 		if (typeof chunk.responseId === "string" && chunk.responseId !== "") this.builder.setResponseId(chunk.responseId);
+		this.builder.setResponseModel(chunk.modelVersion);
 		if (chunk.usageMetadata) this.builder.setUsage(parseUsage(chunk.usageMetadata));
 		const blockReason = chunk.promptFeedback?.blockReason;
 		if (blockReason) this.blockReason = { reason: blockReason, message: chunk.promptFeedback?.blockReasonMessage };

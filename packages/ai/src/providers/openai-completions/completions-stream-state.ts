@@ -100,6 +100,7 @@ export class CompletionsStreamState {
 		if (typeof chunk.id === "string" && chunk.id !== "" && this.builder.message.responseId === undefined) {
 			this.builder.setResponseId(chunk.id);
 		}
+		this.builder.setResponseModel(chunk.model);
 		// Azure's first chunk has `choices: []` and only prompt_filter_results; the usage chunk has
 		// `choices: []` too.
 		const choice = chunk.choices?.find((candidate) => (candidate.index ?? 0) === 0);

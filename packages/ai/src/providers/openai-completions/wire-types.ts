@@ -132,6 +132,8 @@ export interface WireChoice {
 /** One `data:` payload of the stream. */
 export interface WireChunk {
 	id?: string;
+	/** The model that answered (a dated snapshot of an alias, say); Azure's first chunk has `""`. */
+	model?: string;
 	choices?: WireChoice[] | null;
 	usage?: WireUsage | null;
 	x_groq?: { usage?: WireUsage | null } | null;

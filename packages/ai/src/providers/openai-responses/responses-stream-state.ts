@@ -248,6 +248,7 @@ export class ResponsesStreamState {
 			this.responseId = response.id;
 			this.builder.setResponseId(response.id);
 		}
+		this.builder.setResponseModel(response.model);
 		if (typeof response.status === "string") this.status = response.status;
 		if (response.background === true) this.background = true;
 	}

@@ -130,6 +130,8 @@ export interface ResponsesUsage {
 /** The response snapshot carried by lifecycle events. */
 export interface ResponsesResponse {
 	id?: string;
+	/** The model that answered (a dated snapshot of an alias, say). */
+	model?: string;
 	status?: string;
 	background?: boolean | null;
 	usage?: ResponsesUsage | null;

@@ -19,66 +19,68 @@ type ExpectedBlock =
 
 interface Expected {
 	responseId: string;
+	/** `message_start.message.model` where it differs from the requested `claude-sonnet-4-20250514`, else `undefined`. */
+	responseModel: string | undefined;
 	raw: string;
 	usage: { input: number; output: number; cacheRead: number; cacheWrite: number };
 	blocks: ExpectedBlock[];
 }
 
 const EXPECTED: Record<string, Expected> = {
-	"max-tokens": { responseId: "msg_0135e9LyciVm4QrXrdNRjpNS", raw: "max_tokens", usage: { input: 15, output: 50, cacheRead: 0, cacheWrite: 0 }, blocks: [
+	"max-tokens": { responseId: "msg_0135e9LyciVm4QrXrdNRjpNS", responseModel: undefined, raw: "max_tokens", usage: { input: 15, output: 50, cacheRead: 0, cacheWrite: 0 }, blocks: [
 		{ type: "text", start: "Here are all 50 U.S. states in", sha: "62b67cf9f197fa98" },
 	] },
-	"pause-turn-web-search": { responseId: "msg_01SC6GnkBDsmEDqyXQpQ2ipm", raw: "pause_turn", usage: { input: 404500, output: 943, cacheRead: 0, cacheWrite: 0 }, blocks: [
+	"pause-turn-web-search": { responseId: "msg_01SC6GnkBDsmEDqyXQpQ2ipm", responseModel: "claude-sonnet-4-5-20250929", raw: "pause_turn", usage: { input: 404500, output: 943, cacheRead: 0, cacheWrite: 0 }, blocks: [
 		{ type: "thinking", start: "The user wants me to run a ser", sha: "d6ff8883e7ef59e6", signatureSha: "3b2f60f52032145b" },
 		{ type: "text", start: "I'll run these searches one at", sha: "248a68f44b2866de" },
 		{ type: "text", start: "Let me continue with the remai", sha: "5ac6751552fb4817" },
 		{ type: "text", start: "Now continuing with the remain", sha: "73648045e7304ba0" },
 	] },
-	"prompt-cache-read": { responseId: "msg_01XQRA3bs4SB4yTBMwD3dbUi", raw: "end_turn", usage: { input: 4, output: 221, cacheRead: 1165, cacheWrite: 0 }, blocks: [
+	"prompt-cache-read": { responseId: "msg_01XQRA3bs4SB4yTBMwD3dbUi", responseModel: "claude-3-5-sonnet-20240620", raw: "end_turn", usage: { input: 4, output: 221, cacheRead: 1165, cacheWrite: 0 }, blocks: [
 		{ type: "text", start: "Here are concise summaries of ", sha: "9140ad0b0313ec35" },
 	] },
-	"prompt-cache-write": { responseId: "msg_017FfRkh9PCC8YbjnhDMrPuK", raw: "end_turn", usage: { input: 4, output: 201, cacheRead: 0, cacheWrite: 1165 }, blocks: [
+	"prompt-cache-write": { responseId: "msg_017FfRkh9PCC8YbjnhDMrPuK", responseModel: "claude-3-5-sonnet-20240620", raw: "end_turn", usage: { input: 4, output: 201, cacheRead: 0, cacheWrite: 1165 }, blocks: [
 		{ type: "text", start: "Here are concise summaries of ", sha: "ec81e3b73aab1f6a" },
 	] },
-	"redacted-thinking": { responseId: "msg_018XZkwvj9asBiffg3fXt88s", raw: "end_turn", usage: { input: 92, output: 189, cacheRead: 0, cacheWrite: 0 }, blocks: [
+	"redacted-thinking": { responseId: "msg_018XZkwvj9asBiffg3fXt88s", responseModel: "claude-sonnet-4-5-20250929", raw: "end_turn", usage: { input: 92, output: 189, cacheRead: 0, cacheWrite: 0 }, blocks: [
 		{ type: "redacted", signatureSha: "a5fcad0dab0d0189" },
 		{ type: "redacted", signatureSha: "f2ba85446010cd8c" },
 		{ type: "text", start: "I notice that you've sent what", sha: "33e0d169251b911c" },
 	] },
-	"refusal-stop-details": { responseId: "msg_011Cef1BfCEZn512shRMGG4q", raw: "refusal", usage: { input: 97, output: 0, cacheRead: 0, cacheWrite: 0 }, blocks: [] },
-	"text-basic": { responseId: "msg_01QC4g3HwBThD4BaNtBckFDJ", raw: "end_turn", usage: { input: 12, output: 30, cacheRead: 0, cacheWrite: 0 }, blocks: [
+	"refusal-stop-details": { responseId: "msg_011Cef1BfCEZn512shRMGG4q", responseModel: "claude-fable-5-1", raw: "refusal", usage: { input: 97, output: 0, cacheRead: 0, cacheWrite: 0 }, blocks: [] },
+	"text-basic": { responseId: "msg_01QC4g3HwBThD4BaNtBckFDJ", responseModel: "claude-sonnet-4-5-20250929", raw: "end_turn", usage: { input: 12, output: 30, cacheRead: 0, cacheWrite: 0 }, blocks: [
 		{ type: "text", start: "Hello! I'm doing well, thank y", sha: "3ff17711b62557e4" },
 	] },
-	"text-raw-padded": { responseId: "msg_018bk6q16LtrDpGDm6TyXTgn", raw: "end_turn", usage: { input: 17, output: 15, cacheRead: 0, cacheWrite: 0 }, blocks: [
+	"text-raw-padded": { responseId: "msg_018bk6q16LtrDpGDm6TyXTgn", responseModel: undefined, raw: "end_turn", usage: { input: 17, output: 15, cacheRead: 0, cacheWrite: 0 }, blocks: [
 		{ type: "text", start: "4200 + 42 = 4242", sha: "e73da71d57e7e3a1" },
 	] },
-	"thinking-signature": { responseId: "msg_01ALwQ87pTS7hH1PjSdC9wJD", raw: "end_turn", usage: { input: 43, output: 282, cacheRead: 0, cacheWrite: 0 }, blocks: [
+	"thinking-signature": { responseId: "msg_01ALwQ87pTS7hH1PjSdC9wJD", responseModel: undefined, raw: "end_turn", usage: { input: 43, output: 282, cacheRead: 0, cacheWrite: 0 }, blocks: [
 		{ type: "thinking", start: "This is a straightforward ques", sha: "18c2c6e0236da2b1", signatureSha: "e2385f7486c5cf36" },
 		{ type: "text", start: "Here are the basic steps for s", sha: "1b0c432c3a48cc28" },
 	] },
-	"thinking-then-tool-use": { responseId: "msg_01JdU4xqNHXL9QCFWkwCDKGr", raw: "tool_use", usage: { input: 598, output: 92, cacheRead: 0, cacheWrite: 0 }, blocks: [
+	"thinking-then-tool-use": { responseId: "msg_01JdU4xqNHXL9QCFWkwCDKGr", responseModel: "claude-haiku-4-5-20251001", raw: "tool_use", usage: { input: 598, output: 92, cacheRead: 0, cacheWrite: 0 }, blocks: [
 		{ type: "thinking", start: "The user wants me to:\n1. Use t", sha: "7a4548123a7bd849", signatureSha: "1ca0c5e976b11f45" },
 		{ type: "toolCall", id: "toolu_01825dXWLSoJwCst1qTsiWdb", name: "fixed_version", arguments: {} },
 	] },
-	"tool-search-then-client-tool": { responseId: "msg_01E3Wn1NynZw9FALZ68znj9S", raw: "tool_use", usage: { input: 1591, output: 175, cacheRead: 0, cacheWrite: 0 }, blocks: [
+	"tool-search-then-client-tool": { responseId: "msg_01E3Wn1NynZw9FALZ68znj9S", responseModel: "claude-sonnet-4-6", raw: "tool_use", usage: { input: 1591, output: 175, cacheRead: 0, cacheWrite: 0 }, blocks: [
 		{ type: "text", start: "Let me search for a tool that ", sha: "d7f3cac07feb1f75" },
 		{ type: "text", start: "I found the right tool! Let me", sha: "bce04602bebffa40" },
 		{ type: "toolCall", id: "toolu_01EFn5wTNBYA8Reni8rbmnHT", name: "get_exchange_rate", arguments: {from_currency: "USD", to_currency: "EUR"} },
 	] },
-	"tool-use-parallel-claude35": { responseId: "msg_0138UNF3YbNp49KkqZtUBWqz", raw: "tool_use", usage: { input: 506, output: 153, cacheRead: 0, cacheWrite: 0 }, blocks: [
+	"tool-use-parallel-claude35": { responseId: "msg_0138UNF3YbNp49KkqZtUBWqz", responseModel: "claude-3-5-sonnet-20240620", raw: "tool_use", usage: { input: 506, output: 153, cacheRead: 0, cacheWrite: 0 }, blocks: [
 		{ type: "text", start: "Certainly! I can help you with", sha: "3f8cb726928ccebb" },
 		{ type: "toolCall", id: "toolu_014x5X91kx3fvdhpLvwXZWE2", name: "get_weather", arguments: {location: "San Francisco, CA", unit: "celsius"} },
 		{ type: "toolCall", id: "toolu_0121kXsENLvoDZ72LCuAnCCz", name: "get_time", arguments: {timezone: "America/Los_Angeles"} },
 	] },
-	"tool-use-parallel": { responseId: "msg_013zKrzHmx2EAPhcF2gQKQ4k", raw: "tool_use", usage: { input: 416, output: 109, cacheRead: 0, cacheWrite: 0 }, blocks: [
+	"tool-use-parallel": { responseId: "msg_013zKrzHmx2EAPhcF2gQKQ4k", responseModel: undefined, raw: "tool_use", usage: { input: 416, output: 109, cacheRead: 0, cacheWrite: 0 }, blocks: [
 		{ type: "text", start: "I'll retrieve the secrets for ", sha: "1437321807526908" },
 		{ type: "toolCall", id: "toolu_015cUijgET79LXjgeYQerN2h", name: "secret_retrieval_tool", arguments: {password: "mellon"} },
 		{ type: "toolCall", id: "toolu_01XZTimPexA7h3EVKesnKt5T", name: "secret_retrieval_tool", arguments: {password: "radiance"} },
 	] },
-	"tool-use-single": { responseId: "msg_016HLENyjXXb8znkvfTXkY5j", raw: "tool_use", usage: { input: 589, output: 48, cacheRead: 0, cacheWrite: 0 }, blocks: [
+	"tool-use-single": { responseId: "msg_016HLENyjXXb8znkvfTXkY5j", responseModel: undefined, raw: "tool_use", usage: { input: 589, output: 48, cacheRead: 0, cacheWrite: 0 }, blocks: [
 		{ type: "toolCall", id: "toolu_01WEKmJ3p3NNoNbLUEaY1AU6", name: "get_book_info", arguments: {isbn: "0-7653-1178-X"} },
 	] },
-	"web-search-server-tool": { responseId: "msg_01QmxBSdEbD9ZeBWDVgFDoQ5", raw: "end_turn", usage: { input: 22397, output: 637, cacheRead: 0, cacheWrite: 0 }, blocks: [
+	"web-search-server-tool": { responseId: "msg_01QmxBSdEbD9ZeBWDVgFDoQ5", responseModel: undefined, raw: "end_turn", usage: { input: 22397, output: 637, cacheRead: 0, cacheWrite: 0 }, blocks: [
 		{ type: "thinking", start: "The user is asking about the w", sha: "b56a66e66d1cff81", signatureSha: "f3c311b831fc92cd" },
 		{ type: "text", start: "Based on the search results, I", sha: "96787af8748818de" },
 		{ type: "text", start: "Based on the search results, I", sha: "a5a7dd5d813aa3de" },
@@ -142,6 +144,8 @@ describe("anthropic-messages: recorded captures replayed in random chunks", () =
 				expect(message.stopReason).toBe(STOP[expected.raw]);
 				expect(message.rawStopReason).toBe(expected.raw);
 				expect(message.responseId).toBe(expected.responseId);
+				expect(message.model).toBe("claude-sonnet-4-20250514");
+				expect(message.responseModel).toBe(expected.responseModel);
 				const { input, output, cacheRead, cacheWrite } = expected.usage;
 				expect(message.usage).toMatchObject({ input, output, cacheRead, cacheWrite, totalTokens: input + output + cacheRead + cacheWrite });
 				expect(message.usage.cost.total).toBeCloseTo((input * 3 + output * 15 + cacheRead * 0.3 + cacheWrite * 3.75) / 1e6, 12);

@@ -28,6 +28,8 @@ interface Expected {
 	rawStopReason?: string;
 	errorIncludes?: string[];
 	responseId?: string;
+	/** `modelVersion` where it differs from the requested `gemini-2.5-flash`, else `undefined` (also when absent). */
+	responseModel: string | undefined;
 	usage: { input: number; output: number; cacheRead: number };
 	blocks: ExpectedBlock[];
 }
@@ -36,6 +38,7 @@ const EXPECTED: Record<string, Expected> = {
 	"text-basic": {
 		stopReason: "stop",
 		rawStopReason: "STOP",
+		responseModel: "gemini-2.0-flash-exp",
 		responseId: "w1peaMz6INOvnvgPgYfPiQY",
 		// usageMetadata is cumulative: the last chunk's promptTokenCount (13) wins over the earlier 15.
 		usage: { input: 13, output: 8, cacheRead: 0 },
@@ -44,6 +47,7 @@ const EXPECTED: Record<string, Expected> = {
 	"thinking-thought-summaries": {
 		stopReason: "stop",
 		rawStopReason: "STOP",
+		responseModel: "gemini-2.5-pro",
 		responseId: "beHBaJfEMIi-qtsP3769-Q8",
 		usage: { input: 34, output: 469 + 787, cacheRead: 0 },
 		blocks: [
@@ -61,6 +65,7 @@ const EXPECTED: Record<string, Expected> = {
 	"thought-summary-function-call-signature": {
 		stopReason: "toolUse",
 		rawStopReason: "STOP",
+		responseModel: undefined,
 		responseId: "48SHaPHpHKbG-8YPtZCawAk",
 		usage: { input: 38, output: 6 + 168, cacheRead: 0 },
 		blocks: [
@@ -71,6 +76,7 @@ const EXPECTED: Record<string, Expected> = {
 	"function-call-gemini3-signature": {
 		stopReason: "toolUse",
 		rawStopReason: "STOP",
+		responseModel: "gemini-3-pro-preview",
 		responseId: "QUVVadTSNJ6_qtsPvN7J8Q0",
 		usage: { input: 29, output: 10 + 202, cacheRead: 0 },
 		// The empty text part of the last chunk opens no block.
@@ -79,6 +85,7 @@ const EXPECTED: Record<string, Expected> = {
 	"function-calls-parallel": {
 		stopReason: "toolUse",
 		rawStopReason: "STOP",
+		responseModel: undefined,
 		responseId: "G5nyaJuGE-yrqtsPmJHUoAs",
 		usage: { input: 70, output: 40 + 61, cacheRead: 0 },
 		blocks: [
@@ -89,6 +96,7 @@ const EXPECTED: Record<string, Expected> = {
 	"function-calls-parallel-ids-across-chunks": {
 		stopReason: "toolUse",
 		rawStopReason: "STOP",
+		responseModel: "gemini-3.5-flash",
 		responseId: "FyIhav7bJNyw4-EP6eCsqA0",
 		usage: { input: 71, output: 33 + 93, cacheRead: 0 },
 		blocks: [
@@ -99,6 +107,7 @@ const EXPECTED: Record<string, Expected> = {
 	"max-tokens": {
 		stopReason: "length",
 		rawStopReason: "MAX_TOKENS",
+		responseModel: undefined,
 		responseId: "Q5nyaIWZL_C1qtsPhY6D8A4",
 		usage: { input: 9, output: 10 + 38, cacheRead: 0 },
 		blocks: [{ type: "text", text: "Here are all 50 U.S." }],
@@ -106,6 +115,7 @@ const EXPECTED: Record<string, Expected> = {
 	"prompt-blocked-safety": {
 		stopReason: "error",
 		rawStopReason: "SAFETY",
+		responseModel: undefined,
 		errorIncludes: ["blocked the prompt", "blockReason SAFETY"],
 		usage: { input: 0, output: 0, cacheRead: 0 },
 		blocks: [],
@@ -113,6 +123,7 @@ const EXPECTED: Record<string, Expected> = {
 	"finish-reason-safety": {
 		stopReason: "error",
 		rawStopReason: "SAFETY",
+		responseModel: undefined,
 		errorIncludes: ["finishReason SAFETY", "safety filters"],
 		usage: { input: 0, output: 0, cacheRead: 0 },
 		blocks: [{ type: "text", text: "No" }],
@@ -120,6 +131,7 @@ const EXPECTED: Record<string, Expected> = {
 	recitation: {
 		stopReason: "error",
 		rawStopReason: "RECITATION",
+		responseModel: "gemini-2.0-flash",
 		errorIncludes: ["finishReason RECITATION", "reciting"],
 		usage: { input: 9, output: 261, cacheRead: 0 },
 		blocks: [{ type: "text", text: "text1text2text3text4text5text6text7text8" }],
@@ -127,6 +139,7 @@ const EXPECTED: Record<string, Expected> = {
 	"code-execution": {
 		stopReason: "stop",
 		rawStopReason: "STOP",
+		responseModel: undefined,
 		responseId: "RUy4aObyJcTujrEPqtKYKQ",
 		// toolUsePromptTokenCount (the code's output fed back) counts as input.
 		usage: { input: 21 + 243, output: 126 + 95, cacheRead: 0 },
@@ -142,6 +155,7 @@ const EXPECTED: Record<string, Expected> = {
 	"google-search-grounding": {
 		stopReason: "stop",
 		rawStopReason: "STOP",
+		responseModel: "gemini-2.5-pro",
 		responseId: "ftnJaMmAMcm-qtsPwvCCoAo",
 		usage: { input: 17 + 102, output: 241 + 412, cacheRead: 0 },
 		blocks: [
@@ -156,6 +170,7 @@ const EXPECTED: Record<string, Expected> = {
 	"vertex-stream-function-call-arguments": {
 		stopReason: "toolUse",
 		rawStopReason: "STOP",
+		responseModel: "gemini-3.1-pro-preview",
 		responseId: "dqHOab6xGLzWodAPkPuViA4",
 		usage: { input: 26, output: 23 + 132, cacheRead: 0 },
 		blocks: [
@@ -166,6 +181,7 @@ const EXPECTED: Record<string, Expected> = {
 	"gemini3-text-trailing-signature": {
 		stopReason: "stop",
 		rawStopReason: "STOP",
+		responseModel: "gemini-3-pro-preview",
 		responseId: "bH6LaZW8Fp_3nsEPqtaSwQ4",
 		usage: { input: 9, output: 23 + 185, cacheRead: 0 },
 		// The signature arrives on an empty last text part: it lands on the text block, no new block.
@@ -260,6 +276,8 @@ describe("google-generative-ai fixtures replayed in random chunks", () => {
 				expect(message.stopReason).toBe(expected.stopReason);
 				expect(message.rawStopReason).toBe(expected.rawStopReason);
 				expect(message.responseId).toBe(expected.responseId);
+				expect(message.model).toBe("gemini-2.5-flash");
+				expect(message.responseModel).toBe(expected.responseModel);
 				const { input, output, cacheRead } = expected.usage;
 				expect(message.usage).toMatchObject({ input, output, cacheRead, cacheWrite: 0, totalTokens: input + output + cacheRead });
 				if (expected.errorIncludes) {

@@ -20,6 +20,8 @@ interface Expected {
 	provider: Provider;
 	modelId: string;
 	responseId: string;
+	/** The chunks' `model` where it differs from `modelId` (first non-empty value), else `undefined`. */
+	responseModel: string | undefined;
 	stopReason: StopReason;
 	/** `undefined` where the stream has no finish_reason. */
 	raw: string | undefined;
@@ -36,6 +38,7 @@ const EXPECTED: Record<string, Expected> = {
 		provider: "azure",
 		modelId: "gpt-5-nano",
 		responseId: "chatcmpl-CYPS1lijGoK8gd9lYzY3r9Sx50nbt",
+		responseModel: "gpt-5-nano-2025-08-07",
 		stopReason: "stop",
 		raw: "stop",
 		usage: { input: 15, output: 78, cacheRead: 0, cacheWrite: 0 },
@@ -45,6 +48,7 @@ const EXPECTED: Record<string, Expected> = {
 		provider: "deepseek",
 		modelId: "deepseek-reasoner",
 		responseId: "33be18fc-3842-486c-8c29-dd8e578f7f20",
+		responseModel: undefined,
 		stopReason: "stop",
 		raw: "stop",
 		usage: { input: 6, output: 212, cacheRead: 0, cacheWrite: 0 },
@@ -57,6 +61,7 @@ const EXPECTED: Record<string, Expected> = {
 		provider: "deepseek",
 		modelId: "deepseek-reasoner",
 		responseId: "cca85624-4056-401f-b220-d77601d1f70d",
+		responseModel: undefined,
 		stopReason: "toolUse",
 		raw: "tool_calls",
 		usage: { input: 19, output: 83, cacheRead: 320, cacheWrite: 0 },
@@ -69,6 +74,7 @@ const EXPECTED: Record<string, Expected> = {
 		provider: "groq",
 		modelId: "openai/gpt-oss-120b",
 		responseId: "chatcmpl-4f39f3af-3267-4ac1-a0cf-6aa7451877dc",
+		responseModel: undefined,
 		stopReason: "error",
 		raw: undefined,
 		usage: NO_USAGE,
@@ -79,6 +85,7 @@ const EXPECTED: Record<string, Expected> = {
 		provider: "groq",
 		modelId: "llama-3.3-70b-versatile",
 		responseId: "chatcmpl-b610d559-f156-4aca-8827-24b4fe6af54f",
+		responseModel: undefined,
 		stopReason: "toolUse",
 		raw: "tool_calls",
 		usage: { input: 210, output: 15, cacheRead: 0, cacheWrite: 0 },
@@ -88,6 +95,7 @@ const EXPECTED: Record<string, Expected> = {
 		provider: "openai",
 		modelId: "gpt-5-mini",
 		responseId: "chatcmpl-CpaLKsZmiiFPwrb0Ocw5FOVrMV89U",
+		responseModel: "gpt-5-mini-2025-08-07",
 		stopReason: "length",
 		raw: "length",
 		usage: { input: 13, output: 50, cacheRead: 0, cacheWrite: 0 },
@@ -97,6 +105,7 @@ const EXPECTED: Record<string, Expected> = {
 		provider: "openai",
 		modelId: "gpt-4o",
 		responseId: "chatcmpl-CoDWtmOB2DZI2l0bK84UVJEMpo63W",
+		responseModel: "gpt-4o-2024-08-06",
 		stopReason: "length",
 		raw: "length",
 		usage: { input: 14, output: 50, cacheRead: 0, cacheWrite: 0 },
@@ -106,6 +115,7 @@ const EXPECTED: Record<string, Expected> = {
 		provider: "mistral",
 		modelId: "magistral-medium-2507",
 		responseId: "a4e29c5b82f94d67b23e108a7c9df6e1",
+		responseModel: undefined,
 		stopReason: "stop",
 		raw: "stop",
 		usage: { input: 10, output: 46, cacheRead: 0, cacheWrite: 0 },
@@ -118,6 +128,7 @@ const EXPECTED: Record<string, Expected> = {
 		provider: "mistral",
 		modelId: "mistral-small-latest",
 		responseId: "b3999b8c93e04e11bcbff7bcab829667",
+		responseModel: undefined,
 		stopReason: "toolUse",
 		raw: "tool_calls",
 		usage: { input: 124, output: 22, cacheRead: 0, cacheWrite: 0 },
@@ -127,6 +138,7 @@ const EXPECTED: Record<string, Expected> = {
 		provider: "openrouter",
 		modelId: "openai/gpt-4o",
 		responseId: "gen-1769672442-Z2w3cx2qa1PhMrNBv0Bm",
+		responseModel: undefined,
 		stopReason: "stop",
 		raw: "stop",
 		usage: { input: 12, output: 2, cacheRead: 0, cacheWrite: 0 },
@@ -136,6 +148,7 @@ const EXPECTED: Record<string, Expected> = {
 		provider: "openai",
 		modelId: "gpt-4o",
 		responseId: "chatcmpl-CoDWxLsl1kVbpr74j0IN577ELqIIt",
+		responseModel: "gpt-4o-2024-08-06",
 		stopReason: "stop",
 		raw: "stop",
 		usage: { input: 64, output: 13, cacheRead: 0, cacheWrite: 0 },
@@ -145,6 +158,7 @@ const EXPECTED: Record<string, Expected> = {
 		provider: "openai",
 		modelId: "gpt-4o-mini",
 		responseId: "chatcmpl-Dx0Xq5Xx9rHB2ehcHZCRDsnuymUXc",
+		responseModel: "gpt-4o-mini-2024-07-18",
 		stopReason: "stop",
 		raw: "stop",
 		usage: { input: 78, output: 9, cacheRead: 0, cacheWrite: 0 },
@@ -154,6 +168,7 @@ const EXPECTED: Record<string, Expected> = {
 		provider: "openai",
 		modelId: "gpt-4o-mini",
 		responseId: "chatcmpl-Dx0XpqH8w09uBXwq1zFGYdETjtnEl",
+		responseModel: "gpt-4o-mini-2024-07-18",
 		stopReason: "toolUse",
 		raw: "tool_calls",
 		usage: { input: 53, output: 15, cacheRead: 0, cacheWrite: 0 },
@@ -163,6 +178,7 @@ const EXPECTED: Record<string, Expected> = {
 		provider: "openai",
 		modelId: "gpt-3.5-turbo-0125",
 		responseId: "chatcmpl-9g58noIjRkOeNNxfFsFfcNjhXlul7",
+		responseModel: undefined,
 		stopReason: "toolUse",
 		raw: "tool_calls",
 		usage: NO_USAGE,
@@ -175,6 +191,7 @@ const EXPECTED: Record<string, Expected> = {
 		provider: "openai",
 		modelId: "gpt-4o",
 		responseId: "chatcmpl-CoDWpGC47t2wtJ7PYJq9LCn0IZunc",
+		responseModel: "gpt-4o-2024-08-06",
 		stopReason: "toolUse",
 		raw: "tool_calls",
 		usage: { input: 75, output: 53, cacheRead: 0, cacheWrite: 0 },
@@ -187,6 +204,7 @@ const EXPECTED: Record<string, Expected> = {
 		provider: "vllm",
 		modelId: "facebook/opt-125m",
 		responseId: "chat-22c24755532348e6b6ff75297b1a71b3",
+		responseModel: undefined,
 		stopReason: "length",
 		raw: "length",
 		usage: NO_USAGE,
@@ -196,6 +214,7 @@ const EXPECTED: Record<string, Expected> = {
 		provider: "xai",
 		modelId: "grok-3-mini",
 		responseId: "de9d896d-e946-b3a7-bb14-75ab33326930",
+		responseModel: undefined,
 		stopReason: "toolUse",
 		raw: "tool_calls",
 		// xAI counts its 196 reasoning tokens outside completion_tokens (26) and inside total_tokens
@@ -248,6 +267,8 @@ describe("openai-completions fixtures replayed in random chunks", () => {
 				expect(message.stopReason).toBe(expected.stopReason);
 				expect(message.rawStopReason).toBe(expected.raw);
 				expect(message.responseId).toBe(expected.responseId);
+				expect(message.model).toBe(expected.modelId);
+				expect(message.responseModel).toBe(expected.responseModel);
 				const { input, output, cacheRead, cacheWrite, totalTokens } = message.usage;
 				expect({ input, output, cacheRead, cacheWrite }).toEqual(expected.usage);
 				expect(totalTokens).toBe(input + output + cacheRead + cacheWrite);

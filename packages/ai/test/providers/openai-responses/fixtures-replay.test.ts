@@ -14,6 +14,8 @@ interface Expected {
 	stopReason: AssistantMessage["stopReason"];
 	rawStopReason?: string;
 	responseId: string;
+	/** `response.model`: every capture's differs from the requested `gpt-5`. */
+	responseModel: string;
 	usage: { input: number; output: number; cacheRead: number; cacheWrite: number; totalTokens: number };
 	/** Block types in order. */
 	blocks: ("text" | "thinking" | "toolCall")[];
@@ -44,6 +46,7 @@ const EXPECTED: Record<string, Expected> = {
 		stopReason: "stop",
 		rawStopReason: "completed",
 		responseId: "resp_0360bd45725b0a010068f966a4c4a881959717ba17b93477ef",
+		responseModel: "gpt-4o-2024-08-06",
 		usage: { input: 16, output: 11, cacheRead: 0, cacheWrite: 0, totalTokens: 27 },
 		blocks: ["text"],
 		check: (m) => {
@@ -54,6 +57,7 @@ const EXPECTED: Record<string, Expected> = {
 		stopReason: "toolUse",
 		rawStopReason: "completed",
 		responseId: "resp_67e554a155508191900ee113293c4c830794405d35281ae2",
+		responseModel: "gpt-4o-2024-08-06",
 		usage: { input: 255, output: 16, cacheRead: 0, cacheWrite: 0, totalTokens: 271 },
 		blocks: ["toolCall"],
 		check: (m) => {
@@ -66,6 +70,7 @@ const EXPECTED: Record<string, Expected> = {
 		stopReason: "toolUse",
 		rawStopReason: "completed",
 		responseId: "resp_0c3b09d20eedf2d30068f966b9b7048190b7501a24a1447ec0",
+		responseModel: "gpt-4o-2024-08-06",
 		usage: { input: 36, output: 54, cacheRead: 0, cacheWrite: 0, totalTokens: 90 },
 		blocks: ["toolCall", "toolCall"],
 		check: (m) => {
@@ -79,6 +84,7 @@ const EXPECTED: Record<string, Expected> = {
 		stopReason: "toolUse",
 		rawStopReason: "completed",
 		responseId: "resp_01830d662ab3856501693c321345c88190b0de00f3b9975691",
+		responseModel: "gpt-5.1-codex-max",
 		usage: { input: 134, output: 28, cacheRead: 0, cacheWrite: 0, totalTokens: 162 },
 		blocks: ["thinking", "toolCall"],
 		check: (m) => {
@@ -99,6 +105,7 @@ const EXPECTED: Record<string, Expected> = {
 		stopReason: "stop",
 		rawStopReason: "completed",
 		responseId: "resp_0a1097cbfef27a8c00696afa23fb9c819693455c72eabd7718",
+		responseModel: "gpt-5-2025-08-07",
 		usage: { input: 32, output: 839, cacheRead: 0, cacheWrite: 0, totalTokens: 871 },
 		blocks: ["thinking", "text"],
 		check: (m) => {
@@ -115,6 +122,7 @@ const EXPECTED: Record<string, Expected> = {
 		stopReason: "length",
 		rawStopReason: "max_output_tokens",
 		responseId: "resp_0cca8afa69cc6ca90068f966c4826c8193ae5b3f5ad5030e49",
+		responseModel: "gpt-4o-2024-08-06",
 		usage: { input: 14, output: 50, cacheRead: 0, cacheWrite: 0, totalTokens: 64 },
 		blocks: ["text"],
 		check: (m) => {
@@ -125,6 +133,7 @@ const EXPECTED: Record<string, Expected> = {
 		stopReason: "stop",
 		rawStopReason: "completed",
 		responseId: "resp_05f46fd4032c869b0068f966cb89248197969af833ea7a7e33",
+		responseModel: "gpt-4o-2024-08-06",
 		usage: { input: 54, output: 11, cacheRead: 0, cacheWrite: 0, totalTokens: 65 },
 		blocks: ["text"],
 		check: (m) => {
@@ -135,6 +144,7 @@ const EXPECTED: Record<string, Expected> = {
 		stopReason: "error",
 		rawStopReason: "error",
 		responseId: "resp_05500b38c2cd9bfc00691c7c9d222481a3b595421266dab424",
+		responseModel: "gpt-5-nano-2025-08-07",
 		usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0 },
 		blocks: [],
 		errorMessage:
@@ -144,6 +154,7 @@ const EXPECTED: Record<string, Expected> = {
 		stopReason: "stop",
 		rawStopReason: "completed",
 		responseId: "resp_00a60507bf41223d0068c9d2fbf93481a0ba2a7796ae2cab4c",
+		responseModel: "gpt-5-2025-08-07",
 		usage: { input: 9463 - 8320, output: 582, cacheRead: 8320, cacheWrite: 0, totalTokens: 10045 },
 		// Two encrypted reasoning items (no summary text) and the answer; the web_search_call is no tool call.
 		blocks: ["thinking", "thinking", "text"],
@@ -162,6 +173,7 @@ const EXPECTED: Record<string, Expected> = {
 		stopReason: "stop",
 		rawStopReason: "completed",
 		responseId: "resp_0da443d9ee8333600069950a0635d88196b2d9243b08e8cc01",
+		responseModel: "gpt-4o-2024-08-06",
 		usage: { input: 15, output: 9, cacheRead: 0, cacheWrite: 0, totalTokens: 24 },
 		blocks: ["text"],
 		check: (m) => {
@@ -173,6 +185,7 @@ const EXPECTED: Record<string, Expected> = {
 		stopReason: "toolUse",
 		rawStopReason: "completed",
 		responseId: "resp_0fabc13af1ee0049006a691dfdab8881a1a75f2db7ff78cb83",
+		responseModel: "gpt-5.5-2026-04-23",
 		usage: { input: 63, output: 69, cacheRead: 0, cacheWrite: 0, totalTokens: 132 },
 		blocks: ["thinking", "text", "toolCall"],
 		check: (m) => {
@@ -191,6 +204,7 @@ const EXPECTED: Record<string, Expected> = {
 		stopReason: "toolUse",
 		rawStopReason: "completed",
 		responseId: "1235b7ba-fdc9-4a1c-bfe4-6137c207baf3",
+		responseModel: "deepseek-v4-flash",
 		usage: { input: 110, output: 59, cacheRead: 256, cacheWrite: 0, totalTokens: 425 },
 		blocks: ["thinking", "toolCall"],
 		check: (m) => {
@@ -205,6 +219,7 @@ const EXPECTED: Record<string, Expected> = {
 		stopReason: "toolUse",
 		rawStopReason: "completed",
 		responseId: "resp_cc7bfe18e2f2eca93006515c0fd19cfed16e46a93a60444a",
+		responseModel: "zai-org/glm-4.7-flash",
 		usage: { input: 180, output: 61, cacheRead: 2, cacheWrite: 0, totalTokens: 243 },
 		blocks: ["thinking", "text", "toolCall"],
 		check: (m) => {
@@ -245,6 +260,7 @@ describe("openai-responses captures", () => {
 				expect(message.api).toBe("openai-responses");
 				expect(message.provider).toBe("openai");
 				expect(message.model).toBe("gpt-5");
+				expect(message.responseModel).toBe(expected.responseModel);
 				const { cost: _cost, ...tokens } = message.usage;
 				expect(tokens).toEqual(expected.usage);
 				expect(message.content.map((block) => block.type)).toEqual(expected.blocks);
