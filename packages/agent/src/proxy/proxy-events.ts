@@ -4,7 +4,7 @@
  * rebuilds the message from the deltas, so a reply costs its deltas, not their square), and is
  * the format of `@mariozechner/pi-agent-core`'s `streamProxy`, so servers written for either
  * work with both. The optional fields beyond the reference's carry what an exact replay of the
- * message needs (signatures, redacted thinking, the response id).
+ * message needs (signatures, redacted thinking, the response id) and the model that answered.
  */
 import type { AssistantMessage, AssistantMessageEvent, StopReason } from "@pi/ai";
 
@@ -24,6 +24,7 @@ export type ProxyAssistantMessageEvent =
 			reason: Extract<StopReason, "stop" | "length" | "toolUse" | "deferred">;
 			usage: AssistantMessage["usage"];
 			responseId?: string;
+			responseModel?: string;
 			rawStopReason?: string;
 	  }
 	| {
@@ -32,6 +33,7 @@ export type ProxyAssistantMessageEvent =
 			errorMessage?: string;
 			usage: AssistantMessage["usage"];
 			responseId?: string;
+			responseModel?: string;
 	  };
 
 /**
@@ -71,6 +73,7 @@ export function toProxyEvent(event: AssistantMessageEvent): ProxyAssistantMessag
 		case "done": {
 			const done: ProxyAssistantMessageEvent = { type: "done", reason: event.reason, usage: event.message.usage };
 			if (event.message.responseId !== undefined) done.responseId = event.message.responseId;
+			if (event.message.responseModel !== undefined) done.responseModel = event.message.responseModel;
 			if (event.message.rawStopReason !== undefined) done.rawStopReason = event.message.rawStopReason;
 			return done;
 		}
@@ -78,6 +81,7 @@ export function toProxyEvent(event: AssistantMessageEvent): ProxyAssistantMessag
 			const error: ProxyAssistantMessageEvent = { type: "error", reason: event.reason, usage: event.error.usage };
 			if (event.error.errorMessage !== undefined) error.errorMessage = event.error.errorMessage;
 			if (event.error.responseId !== undefined) error.responseId = event.error.responseId;
+			if (event.error.responseModel !== undefined) error.responseModel = event.error.responseModel;
 			return error;
 		}
 	}

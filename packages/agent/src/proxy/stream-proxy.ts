@@ -159,6 +159,7 @@ class ProxyReplay {
 			case "error":
 				this.setUsage(event.usage);
 				if (event.responseId !== undefined) builder.setResponseId(event.responseId);
+				builder.setResponseModel(event.responseModel);
 				if (event.type === "done") {
 					builder.finish(event.reason, event.rawStopReason !== undefined ? { rawStopReason: event.rawStopReason } : {});
 				} else if (event.reason === "aborted") {

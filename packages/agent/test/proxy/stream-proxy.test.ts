@@ -34,8 +34,9 @@ const clientModel: Model<"openai-completions"> = {
 	reasoning: false, input: ["text"], cost: { input: 0.15, output: 0.6, cacheRead: 0, cacheWrite: 0 }, contextWindow: 128_000, maxTokens: 16_384,
 };
 const context: Context = { systemPrompt: "Be brief.", messages: [{ role: "user", content: "Hi", timestamp: 1 }] };
+// `model` is the dated snapshot OpenAI answers an alias with: the message's `responseModel`.
 const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
-	`data: ${JSON.stringify({ id: "chatcmpl-1", choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+	`data: ${JSON.stringify({ id: "chatcmpl-1", model: "gpt-4o-mini-2024-07-18", choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
 const reply = [
 	chunk({ content: "Hel" }),
 	chunk({ content: "lo" }),
@@ -73,6 +74,7 @@ describe("streamProxy end to end", () => {
 			const { timestamp: _a, ...viaProxy } = recorded.message;
 			const { timestamp: _b, ...expected } = direct;
 			expect(viaProxy).toEqual({ ...expected, rawStopReason: "tool_calls" });
+			expect(viaProxy.responseModel).toBe("gpt-4o-mini-2024-07-18");
 			expect(recorded.events.map((e) => e.type)).toEqual([
 				"start", "text_start", "text_delta", "text_delta", "text_end", "toolcall_start", "toolcall_delta", "toolcall_delta", "toolcall_end", "done",
 			]);
@@ -83,7 +85,7 @@ describe("streamProxy end to end", () => {
 		expect(proxied.json).toMatchObject({ model: "gpt-4o-mini", temperature: 0.2 });
 	});
 
-	it("keeps signatures, redacted thinking and the response id for exact replay", async () => {
+	it("keeps signatures, redacted thinking, the response id and the answering model", async () => {
 		const streamFn = (model: Model<Api>, _context: Context, options: SimpleStreamOptions) =>
 			createProviderStream(model, options, async (builder) => {
 				const thinking = builder.startThinking({ signature: "sig-think" });
@@ -97,6 +99,7 @@ describe("streamProxy end to end", () => {
 				const call = builder.startToolCall("call_9", "search", "thought-sig");
 				builder.appendToolCallArguments(call, '{"q":"x"}');
 				builder.setResponseId("resp_42");
+				builder.setResponseModel("gpt-4o-mini-2024-07-18");
 				builder.setUsage({ input: 3, output: 4 });
 				builder.finish("toolUse");
 			});
@@ -118,7 +121,7 @@ describe("streamProxy end to end", () => {
 					{ type: "text", text: "Answer.", textSignature: "text-sig" },
 					{ type: "toolCall", id: "call_9", name: "search", arguments: { q: "x" }, thoughtSignature: "thought-sig" },
 				]);
-				expect(message).toMatchObject({ stopReason: "toolUse", responseId: "resp_42", usage: { input: 3, output: 4, totalTokens: 7 } });
+				expect(message).toMatchObject({ stopReason: "toolUse", responseId: "resp_42", responseModel: "gpt-4o-mini-2024-07-18", usage: { input: 3, output: 4, totalTokens: 7 } });
 			},
 		);
 	});
