@@ -5,7 +5,7 @@
  * all the content is shown with what it dropped and never counts as the fastest.
  */
 import { PEERS, RIVALS } from "./peers.js";
-import { fmt, fmtRatio, fmtSummary } from "./stats.js";
+import { fmt, fmtRatio, fmtSummary, summarize } from "./stats.js";
 
 /**
  * The cheapest complete rival of a row by `metric` (lower is better unless `higher`).
@@ -74,6 +74,56 @@ export function renderPeers(p, line) {
 		const ours = row.sides.ours;
 		line(`| ${row.api} | ${row.kind} | ${row.connection} | ${cell(ours, "requestsPerSec")} | ${RIVALS.map((s) => cell(row.sides[s], "requestsPerSec")).join(" | ")} | ${cell(row.sides.floor, "requestsPerSec")} | ${best && ours?.requestsPerSec ? fmtRatio(ours.requestsPerSec.median / best.value) : "–"} | ${cell(ours, "cpuMsPerRequest")} | ${bestCpu && ours?.cpuMsPerRequest ? fmtRatio(bestCpu.value / ours.cpuMsPerRequest.median) : "–"} | ${fmtSummary(row.load)} |`);
 	}
+	line();
+}
+
+/**
+ * The ratios of one run of section 9, per cell and per requests row: what the spread over repeated
+ * runs (`--peer-runs=N`) is taken of.
+ * @param {any} p one run's results.peers
+ */
+export function peerRatios(p) {
+	return {
+		load: p.load.median,
+		streaming: p.streaming.map((/** @type {any} */ row) => {
+			const ours = row.sides.ours?.cpuMsPerMB?.median;
+			const best = fastestRival(row.sides, "cpuMsPerMB", false);
+			return { api: row.api, cls: row.cls, oursOverFloor: ours / row.sides.floor?.cpuMsPerMB?.median, fastestOverOurs: best ? best.value / ours : null };
+		}),
+		requests: p.requests.map((/** @type {any} */ row) => {
+			const best = fastestRival(row.sides, "requestsPerSec", true);
+			return { api: row.api, kind: row.kind, connection: row.connection, oursOverFastest: best ? row.sides.ours?.requestsPerSec?.median / best.value : null };
+		}),
+	};
+}
+
+/**
+ * The spread of section 9's ratios over repeated runs of the whole section.
+ * @param {any} p results.peers, with `repeats` (one {@link peerRatios} per run)
+ * @param {(text?: string) => void} line
+ */
+export function renderPeerRepeats(p, line) {
+	const runs = p.repeats ?? [];
+	if (runs.length < 2) return;
+	const spread = (/** @type {(number | null)[]} */ values) => {
+		const finite = /** @type {number[]} */ (values.filter((v) => v !== null && Number.isFinite(v)));
+		return finite.length ? fmtSummary(summarize(finite)) : "–";
+	};
+	line(`### The same section run ${runs.length} times`);
+	line();
+	line(`Each run is the whole section above, from fresh worker processes; the tables above are the first run. Median of the runs' ratios, with their min–max. Machine load per run: ${runs.map((/** @type {any} */ r) => fmt(r.load)).join(", ")}.`);
+	line();
+	line("| API | class | ours ÷ floor | fastest peer ÷ ours |");
+	line("| --- | --- | --- | --- |");
+	runs[0].streaming.forEach((/** @type {any} */ row, /** @type {number} */ i) => {
+		line(`| ${row.api} | ${row.cls} | ${spread(runs.map((/** @type {any} */ r) => r.streaming[i]?.oursOverFloor))} | ${spread(runs.map((/** @type {any} */ r) => r.streaming[i]?.fastestOverOurs))} |`);
+	});
+	line();
+	line("| API | reply | connection | ours req/s ÷ fastest peer |");
+	line("| --- | --- | --- | --- |");
+	runs[0].requests.forEach((/** @type {any} */ row, /** @type {number} */ i) => {
+		line(`| ${row.api} | ${row.kind} | ${row.connection} | ${spread(runs.map((/** @type {any} */ r) => r.requests[i]?.oursOverFastest))} |`);
+	});
 	line();
 }
 

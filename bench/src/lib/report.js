@@ -5,7 +5,7 @@
 import { advantage, fmt, fmtRatio, fmtSummary } from "./stats.js";
 import { machineLine } from "./machine.js";
 import { REFERENCE_VERSION } from "./libraries.js";
-import { peerGoals, renderPeers } from "./report-peers.js";
+import { peerGoals, renderPeerRepeats, renderPeers } from "./report-peers.js";
 
 /** @param {boolean | null} ok */
 const verdict = (ok) => (ok === null ? "not measured" : ok ? "**met**" : "**missed**");
@@ -307,7 +307,10 @@ export function renderMarkdown(r) {
 		line(`Growth from 1,000 to 10,000 messages (CPU time): estimate ${fmt(c.estimateGrowth1kTo10k)}×, findCutPoint ${fmt(c.cutGrowth1kTo10k)}×.`);
 		line();
 	}
-	if (r.peers) renderPeers(r.peers, line);
+	if (r.peers) {
+		renderPeers(r.peers, line);
+		renderPeerRepeats(r.peers, line);
+	}
 	if (r.notes?.length) {
 		line("## Notes");
 		line();
