@@ -4,7 +4,8 @@
  * reference re-parses the whole argument text on every delta, so it is measured at 10 KB and 100 KB
  * only, with fewer runs at 100 KB. Also the decoding floor on the same stream (issue 16:
  * `eventsource-parser` plus one `JSON.parse` per event, in a peers worker), and our streaming JSON
- * parser alone against `JSON.parse`.
+ * parser alone against `JSON.parse`. No GC is forced between runs (see section 9: node's `gc()`
+ * leaves the next run partly de-optimised); each run's garbage is collected during the next.
  */
 import { runWorkerOnce, Worker } from "../lib/child.js";
 import { interleaved } from "../lib/libraries.js";
@@ -51,7 +52,6 @@ async function measure({ server, workers, floor, runs, refRunsAt100k, parserRuns
 			for (const side of interleaved(round)) {
 				if (side === "ours" ? round >= runs : round >= refRuns) continue;
 				info = await server.call("load", { kind: "large-args", argsBytes: size });
-				await workers[side].call("gc");
 				const result = await workers[side].call("run", { api: "openai-completions", url: info.url, requests: 1, checkArgsBytes: size });
 				times[side].push(result.wallMs);
 				if (side === "ours") cpu.ours.push(result.cpuMs);
