@@ -20,6 +20,10 @@ const BASE: ResolvedOpenAICompletionsCompat = {
 	reasoningEffortMap: THREE,
 	toolCallIdFormat: "default",
 	reasoningRequestFormat: "openai",
+	requiresThinkingAsText: false,
+	requiresReasoningContentOnAssistantMessages: false,
+	zaiToolStream: false,
+	sendSessionAffinityHeaders: false,
 };
 
 describe("detectCompat: one resolved compat per server", () => {
@@ -59,7 +63,12 @@ describe("detectCompat: one resolved compat per server", () => {
 				reasoningEffortMap: { minimal: "low", low: "low", medium: "high", high: "high", xhigh: "high" },
 			},
 		],
-		["DeepSeek", { provider: "deepseek", baseUrl: "https://api.deepseek.com", id: "deepseek-reasoner", reasoning: true }, "deepseek", { thinkingFormat: "reasoning_content" }],
+		[
+			"DeepSeek",
+			{ provider: "deepseek", baseUrl: "https://api.deepseek.com", id: "deepseek-reasoner", reasoning: true },
+			"deepseek",
+			{ thinkingFormat: "reasoning_content", requiresReasoningContentOnAssistantMessages: true },
+		],
 		[
 			"Mistral",
 			{ provider: "mistral", baseUrl: "https://api.mistral.ai/v1", id: "magistral-medium-2507", reasoning: true },
