@@ -1,5 +1,6 @@
 import { resolveCacheRetention } from "../../cache-retention.js";
 import type { Context, Model } from "../../types.js";
+import { applyAnthropicCacheControl, cacheControlFor } from "./cache-control.js";
 import { convertMessages } from "./convert-messages.js";
 import { convertTools } from "./convert-tools.js";
 import type { ResolvedOpenAICompletionsCompat } from "./detect-compat.js";
@@ -20,7 +21,9 @@ export interface CompletionsRequest {
  *
  * Body: `model`, the converted `messages`, `stream: true`, and only what applies:
  * `stream_options.include_usage` (`supportsUsageInStreaming`), the output limit in
- * `compat.maxTokensField`, `temperature`, `tools` (+ `strict` where supported), `tool_choice`,
+ * `compat.maxTokensField`, `temperature`, `tools` (+ `strict` where supported, + `tool_stream`
+ * with `zaiToolStream`), `tool_choice`, Anthropic `cache_control` breakpoints
+ * (`cacheControlFormat: "anthropic"`, see `applyAnthropicCacheControl`),
  * `reasoning_effort` (reasoning models on servers that take it), `store: false` (OpenAI),
  * `metadata` with `store: true` (only with `supportsMetadata`), `prompt_cache_key` from
  * `sessionId` and `prompt_cache_retention: "24h"` for `cacheRetention: "long"`
@@ -55,8 +58,12 @@ function buildBody(
 	if (options.temperature !== undefined) body.temperature = options.temperature;
 	if (context.tools && context.tools.length > 0) {
 		body.tools = convertTools(context.tools, { supportsStrictMode: compat.supportsStrictMode, strict: options.strictTools });
+		if (compat.zaiToolStream) body.tool_stream = true;
 	}
 	if (options.toolChoice !== undefined) body.tool_choice = options.toolChoice;
+	const retention = resolveCacheRetention(options.cacheRetention);
+	const cacheControl = cacheControlFor(compat, retention);
+	if (cacheControl) applyAnthropicCacheControl(body.messages, body.tools, cacheControl);
 	applyReasoning(body, model, options, compat);
 	applyRouting(body, model, compat);
 	// OpenAI keeps chat completions only when asked; say so explicitly so an account-level default
@@ -68,7 +75,6 @@ function buildBody(
 		// OpenAI: "The 'metadata' parameter is only allowed when 'store' is enabled."
 		if (compat.supportsStore) body.store = true;
 	}
-	const retention = resolveCacheRetention(options.cacheRetention);
 	if (compat.supportsPromptCacheKey && options.sessionId && retention !== "none") {
 		body.prompt_cache_key = options.sessionId;
 		if (retention === "long" && compat.supportsLongCacheRetention !== false) body.prompt_cache_retention = "24h";

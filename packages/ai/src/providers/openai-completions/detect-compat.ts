@@ -55,7 +55,8 @@ const THREE_LEVELS: Record<ThinkingLevel, string> = { minimal: "low", low: "low"
  * - Mistral: `max_tokens`, no `stream_options` (Mistral rejects unknown fields), thinking as
  *   content parts, `name` on tool results, an assistant turn between tool results and a user
  *   message, 9-character tool-call ids.
- * - OpenRouter: `reasoning_effort` with all five levels, `reasoning` replay.
+ * - OpenRouter: `reasoning_effort` with all five levels, `reasoning` replay; Anthropic
+ *   `cache_control` breakpoints for `anthropic/…` models.
  * - Ollama: `reasoning_effort` (low..high), `reasoning` replay.
  * - Together: `reasoning_effort` (low..high).
  * - Anything else (`generic`): `system` role, `max_tokens`, usage in the stream, nothing else.
@@ -168,6 +169,8 @@ function detectedCompat(server: CompletionsServer, model: Model<"openai-completi
 			compat.supportsReasoningEffort = true;
 			compat.thinkingFormat = "reasoning";
 			compat.reasoningEffortMap = { ...ALL_LEVELS };
+			// Claude behind OpenRouter caches only at explicit Anthropic-style breakpoints.
+			if (model.id.startsWith("anthropic/")) compat.cacheControlFormat = "anthropic";
 			return compat;
 		case "ollama":
 			compat.supportsReasoningEffort = true;

@@ -147,6 +147,13 @@ describe("detectCompat: details", () => {
 		expect(map("o3")).toEqual(THREE);
 	});
 
+	it("Claude on OpenRouter gets Anthropic cache breakpoints; other OpenRouter models and servers none", () => {
+		const openRouter = (id: string) => completionsModel({ provider: "openrouter", baseUrl: "https://openrouter.ai/api/v1", id });
+		expect(detectCompat(openRouter("anthropic/claude-sonnet-4.5")).cacheControlFormat).toBe("anthropic");
+		expect(detectCompat(openRouter("openai/gpt-5")).cacheControlFormat).toBeUndefined();
+		expect(detectCompat(completionsModel({ provider: "acme", id: "anthropic/claude-sonnet-4.5" })).cacheControlFormat).toBeUndefined();
+	});
+
 	it("xAI models other than grok-3-mini get no reasoning_effort", () => {
 		expect(detectCompat(completionsModel({ provider: "xai", id: "grok-4", reasoning: true })).supportsReasoningEffort).toBe(false);
 	});
