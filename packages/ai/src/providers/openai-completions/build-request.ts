@@ -30,7 +30,9 @@ export interface CompletionsRequest {
  * (`supportsPromptCacheKey`, unless `cacheRetention` is `none`).
  *
  * Headers: the key as `Authorization: Bearer …` (Azure: `api-key: …`), none without a key; then
- * `model.headers`, then `options.headers`, each replacing earlier ones case-insensitively.
+ * `model.headers`; then, with `sendSessionAffinityHeaders` and a `sessionId`, the session id as
+ * `session_id`, `x-client-request-id` and `x-session-affinity`; then `options.headers`, each
+ * replacing earlier ones case-insensitively.
  */
 export function buildRequest(
 	model: Model<"openai-completions">,
@@ -41,7 +43,7 @@ export function buildRequest(
 ): CompletionsRequest {
 	return {
 		url: chatCompletionsUrl(model.baseUrl),
-		headers: buildHeaders(model, options, apiKey),
+		headers: buildHeaders(model, options, compat, apiKey),
 		body: buildBody(model, context, options ?? {}, compat),
 	};
 }
@@ -92,6 +94,7 @@ function stringValues(metadata: Record<string, unknown>): Record<string, string>
 function buildHeaders(
 	model: Model<"openai-completions">,
 	options: OpenAICompletionsOptions | undefined,
+	compat: ResolvedOpenAICompletionsCompat,
 	apiKey: string | undefined,
 ): Record<string, string> {
 	const headers: Record<string, string> = {};
@@ -101,8 +104,19 @@ function buildHeaders(
 		else headers.Authorization = `Bearer ${apiKey}`;
 	}
 	mergeHeaders(headers, model.headers);
+	const sessionId = options?.sessionId;
+	if (compat.sendSessionAffinityHeaders && sessionId) mergeHeaders(headers, sessionAffinityHeaders(sessionId));
 	mergeHeaders(headers, options?.headers);
 	return headers;
+}
+
+/**
+ * The headers that pin a session to one backend (`compat.sendSessionAffinityHeaders`): the
+ * session id under the three names `@mariozechner/pi-ai` sends, so that a gateway set up for
+ * it routes requests from here the same way.
+ */
+function sessionAffinityHeaders(sessionId: string): Record<string, string> {
+	return { session_id: sessionId, "x-client-request-id": sessionId, "x-session-affinity": sessionId };
 }
 
 /** Adds `extra` over `target`; a name given again in any letter case replaces the earlier one. */
