@@ -3,6 +3,7 @@
  * reference pi-ai / pi-agent-core in the same run, prints the markdown report and writes
  * RESULTS.md and results.json (or, with --quick, RESULTS-quick.md and results-quick.json, which
  * are not committed). `--only=cold,footprint,streaming,large-args,peers,memory,agent,cassette,cli,types,compaction` runs a subset;
+ * `--peer-runs=N` repeats the peers section N times and reports the spread of its ratios between runs;
  * add `--update` to merge that subset into results.json and RESULTS.md, keeping the other sections'
  * figures (a note says which sections were re-measured, when, and at which commit).
  */
@@ -11,6 +12,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { BENCH_DIR, Worker } from "./lib/child.js";
 import { machineInfo } from "./lib/machine.js";
+import { peerRatios } from "./lib/report-peers.js";
 import { renderMarkdown } from "./lib/report.js";
 import { measureAgentLoop } from "./sections/agent-loop.js";
 import { measureCliStart } from "./sections/cli-start.js";
@@ -37,6 +39,8 @@ const PLAN = quick
 	: { cliRounds: 11, coldRounds: 21, streamRounds: 5, bytesPerRun: 4_000_000, warmupBytes: 1_000_000, largeRuns: 5, refRunsAt100k: 2, parserRuns: 11, memoryRuns: 5, refMemoryRuns: 3, memoryBytes: 50_000_000, turns: 1000, agentRuns: 5, refRunsAt5000: 2, cassetteRounds: 11, typeCheckRuns: 3, typeCheckRunsWithoutSkipLibCheck: 2, compactionRuns: 11, peerRounds: 5, peerBytes: 2_000_000, peerWarmupBytes: 1_000_000, peerWarmupRuns: 4, shortRequests: 200 };
 
 // `--peers-light`: a shorter peers section (3 rounds, 0.3 MB per run, 30 short requests) for a loaded machine.
+const peerRunsArg = args.find((arg) => arg.startsWith("--peer-runs="));
+const PEER_RUNS = peerRunsArg ? Math.max(1, Number(peerRunsArg.slice("--peer-runs=".length)) || 1) : 1;
 if (args.includes("--peers-light")) Object.assign(PLAN, { peerRounds: 3, peerBytes: 300_000, peerWarmupBytes: 1_000_000, peerWarmupRuns: 3, shortRequests: 30 });
 
 const log = (/** @type {string} */ text) => process.stderr.write(`[bench] ${text}\n`);
@@ -93,7 +97,14 @@ await section("large-args", async () => {
 });
 await Promise.all([streamWorkers.ours.close(), streamWorkers.ref.close()]);
 await section("peers", async () => {
-	results.peers = await measurePeers({ server, rounds: PLAN.peerRounds, bytesPerRun: PLAN.peerBytes, warmupBytes: PLAN.peerWarmupBytes, warmupRuns: PLAN.peerWarmupRuns, shortRequests: PLAN.shortRequests, log });
+	// `--peer-runs=N` repeats the whole section N times, for the spread between runs.
+	const repeats = [];
+	for (let run = 0; run < PEER_RUNS; run++) {
+		const peers = await measurePeers({ server, rounds: PLAN.peerRounds, bytesPerRun: PLAN.peerBytes, warmupBytes: PLAN.peerWarmupBytes, warmupRuns: PLAN.peerWarmupRuns, shortRequests: PLAN.shortRequests, log });
+		results.peers ??= peers;
+		repeats.push(peerRatios(peers));
+	}
+	results.peers.repeats = repeats;
 });
 await section("memory", async () => {
 	results.memory = await measureMemory({ server, runs: PLAN.memoryRuns, refRuns: PLAN.refMemoryRuns, replyBytes: PLAN.memoryBytes, log });

@@ -5,7 +5,7 @@
  * all the content is shown with what it dropped and never counts as the fastest.
  */
 import { PEERS, RIVALS } from "./peers.js";
-import { fmt, fmtRatio, fmtSummary } from "./stats.js";
+import { fmt, fmtRatio, fmtSummary, summarize } from "./stats.js";
 
 /**
  * The cheapest complete rival of a row by `metric` (lower is better unless `higher`).
@@ -38,17 +38,17 @@ const cell = (entry, /** @type {string} */ metric) => {
 export function renderPeers(p, line) {
 	line(`## 9. Peers and the decoding floor (${p.rounds} rounds per cell, rotating order; machine load ${fmtSummary(p.load)})`);
 	line();
-	line(`Each side in a worker process of its own, on the same lengthened captures as section 3 (${fmt(p.bytesPerRun / 1e6)} MB or more per run, after a warm-up of ${p.warmupRuns ?? 1} × ${fmt((p.warmupBytes ?? 0) / 1e6)} MB per side and cell, so that the figures are steady-state throughput rather than V8 still compiling; no forced \`gc()\` between runs, since node's is V8's memory-reducing collection, which left every side partly de-optimised for its next run) from one replay server process: ours, ${RIVALS.map((s) => PEERS[/** @type {keyof typeof PEERS} */ (s)].label).join(", ")}, and the floor (\`eventsource-parser\` plus one \`JSON.parse\` per event, no content built). pi-ai 1.6.0 is driven through its \`/compat\` entry (\`stream(model, context, { apiKey })\`, as 0.73.1); the AI SDK through \`streamText\` with \`createOpenAI().chat\` / \`.responses\`, \`createAnthropic\` and \`createGoogleGenerativeAI\`, reading \`fullStream\`. Content check: every library's last reply must hold the text, thinking and tool-argument characters (within 1 %) and tool calls ours holds (ours is held to the captures by the conformance suites); one that does not is marked **drops data** and is not counted as the fastest peer. Load is \`os.loadavg()[0]\` sampled before every run (median with min–max). Compare ratios within a row, not absolute values; the load column says how quiet the machine was.`);
+	line(`Each side in a worker process of its own, on the same lengthened captures as section 3 (${fmt(p.bytesPerRun / 1e6)} MB or more per run, after a warm-up per side and cell of at least ${p.warmupRuns ?? 1} runs of ${fmt((p.warmupBytes ?? 0) / 1e6)} MB, continued until two consecutive runs cost within 15 % of each other (at most 12; the last column gives how many each side took), so that the figures are steady-state throughput rather than V8 still compiling; no forced \`gc()\` between runs, since node's is V8's memory-reducing collection, which left every side partly de-optimised for its next run) from one replay server process: ours, ${RIVALS.map((s) => PEERS[/** @type {keyof typeof PEERS} */ (s)].label).join(", ")}, and the floor (\`eventsource-parser\` plus one \`JSON.parse\` per event, no content built). pi-ai 1.6.0 is driven through its \`/compat\` entry (\`stream(model, context, { apiKey })\`, as 0.73.1); the AI SDK through \`streamText\` with \`createOpenAI().chat\` / \`.responses\`, \`createAnthropic\` and \`createGoogleGenerativeAI\`, reading \`fullStream\`. Content check: every library's last reply must hold the text, thinking and tool-argument characters (within 1 %) and tool calls ours holds (ours is held to the captures by the conformance suites); one that does not is marked **drops data** and is not counted as the fastest peer. Load is \`os.loadavg()[0]\` sampled before every run (median with min–max). Compare ratios within a row, not absolute values; the load column says how quiet the machine was.`);
 	line();
 	line(`CPU ms per MB of SSE (lower is better):`);
 	line();
-	line(`| API | class | ours | ${RIVALS.map((s) => PEERS[/** @type {keyof typeof PEERS} */ (s)].label).join(" | ")} | floor | ours ÷ floor | fastest peer ÷ ours | load |`);
-	line(`| --- | --- | --- | ${RIVALS.map(() => "---").join(" | ")} | --- | --- | --- | --- |`);
+	line(`| API | class | ours | ${RIVALS.map((s) => PEERS[/** @type {keyof typeof PEERS} */ (s)].label).join(" | ")} | floor | ours ÷ floor | fastest peer ÷ ours | load | warm-up runs (ours, ${RIVALS.map((s) => PEERS[/** @type {keyof typeof PEERS} */ (s)].label).join(", ")}, floor) |`);
+	line(`| --- | --- | --- | ${RIVALS.map(() => "---").join(" | ")} | --- | --- | --- | --- | --- |`);
 	for (const row of p.streaming) {
 		const ours = row.sides.ours?.cpuMsPerMB?.median;
 		const floor = row.sides.floor?.cpuMsPerMB?.median;
 		const best = fastestRival(row.sides, "cpuMsPerMB", false);
-		line(`| ${row.api} | ${row.cls} | ${cell(row.sides.ours, "cpuMsPerMB")} | ${RIVALS.map((s) => cell(row.sides[s], "cpuMsPerMB")).join(" | ")} | ${cell(row.sides.floor, "cpuMsPerMB")} | ${fmtRatio(ours / floor)} | ${best ? `${fmtRatio(best.value / ours)} (${PEERS[/** @type {keyof typeof PEERS} */ (best.side)].label})` : "–"} | ${fmtSummary(row.load)} |`);
+		line(`| ${row.api} | ${row.cls} | ${cell(row.sides.ours, "cpuMsPerMB")} | ${RIVALS.map((s) => cell(row.sides[s], "cpuMsPerMB")).join(" | ")} | ${cell(row.sides.floor, "cpuMsPerMB")} | ${fmtRatio(ours / floor)} | ${best ? `${fmtRatio(best.value / ours)} (${PEERS[/** @type {keyof typeof PEERS} */ (best.side)].label})` : "–"} | ${fmtSummary(row.load)} | ${row.warmupRuns ? ["ours", ...RIVALS, "floor"].map((side) => row.warmupRuns[side] ?? "–").join(", ") : "–"} |`);
 	}
 	line();
 	line("† pi-ai (0.73.1 and 1.6.0) replaces streamed Responses text and reasoning with the `*.done` events' copies; on a lengthened body that copy is the capture's shorter original, so its final text is shorter. On a real reply both are equal: not counted as dropped data.");
@@ -74,6 +74,56 @@ export function renderPeers(p, line) {
 		const ours = row.sides.ours;
 		line(`| ${row.api} | ${row.kind} | ${row.connection} | ${cell(ours, "requestsPerSec")} | ${RIVALS.map((s) => cell(row.sides[s], "requestsPerSec")).join(" | ")} | ${cell(row.sides.floor, "requestsPerSec")} | ${best && ours?.requestsPerSec ? fmtRatio(ours.requestsPerSec.median / best.value) : "–"} | ${cell(ours, "cpuMsPerRequest")} | ${bestCpu && ours?.cpuMsPerRequest ? fmtRatio(bestCpu.value / ours.cpuMsPerRequest.median) : "–"} | ${fmtSummary(row.load)} |`);
 	}
+	line();
+}
+
+/**
+ * The ratios of one run of section 9, per cell and per requests row: what the spread over repeated
+ * runs (`--peer-runs=N`) is taken of.
+ * @param {any} p one run's results.peers
+ */
+export function peerRatios(p) {
+	return {
+		load: p.load.median,
+		streaming: p.streaming.map((/** @type {any} */ row) => {
+			const ours = row.sides.ours?.cpuMsPerMB?.median;
+			const best = fastestRival(row.sides, "cpuMsPerMB", false);
+			return { api: row.api, cls: row.cls, oursOverFloor: ours / row.sides.floor?.cpuMsPerMB?.median, fastestOverOurs: best ? best.value / ours : null };
+		}),
+		requests: p.requests.map((/** @type {any} */ row) => {
+			const best = fastestRival(row.sides, "requestsPerSec", true);
+			return { api: row.api, kind: row.kind, connection: row.connection, oursOverFastest: best ? row.sides.ours?.requestsPerSec?.median / best.value : null };
+		}),
+	};
+}
+
+/**
+ * The spread of section 9's ratios over repeated runs of the whole section.
+ * @param {any} p results.peers, with `repeats` (one {@link peerRatios} per run)
+ * @param {(text?: string) => void} line
+ */
+export function renderPeerRepeats(p, line) {
+	const runs = p.repeats ?? [];
+	if (runs.length < 2) return;
+	const spread = (/** @type {(number | null)[]} */ values) => {
+		const finite = /** @type {number[]} */ (values.filter((v) => v !== null && Number.isFinite(v)));
+		return finite.length ? fmtSummary(summarize(finite)) : "–";
+	};
+	line(`### The same section run ${runs.length} times`);
+	line();
+	line(`Each run is the whole section above, from fresh worker processes; the tables above are the first run. Median of the runs' ratios, with their min–max. Machine load per run: ${runs.map((/** @type {any} */ r) => fmt(r.load)).join(", ")}.`);
+	line();
+	line("| API | class | ours ÷ floor | fastest peer ÷ ours |");
+	line("| --- | --- | --- | --- |");
+	runs[0].streaming.forEach((/** @type {any} */ row, /** @type {number} */ i) => {
+		line(`| ${row.api} | ${row.cls} | ${spread(runs.map((/** @type {any} */ r) => r.streaming[i]?.oursOverFloor))} | ${spread(runs.map((/** @type {any} */ r) => r.streaming[i]?.fastestOverOurs))} |`);
+	});
+	line();
+	line("| API | reply | connection | ours req/s ÷ fastest peer |");
+	line("| --- | --- | --- | --- |");
+	runs[0].requests.forEach((/** @type {any} */ row, /** @type {number} */ i) => {
+		line(`| ${row.api} | ${row.kind} | ${row.connection} | ${spread(runs.map((/** @type {any} */ r) => r.requests[i]?.oursOverFastest))} |`);
+	});
 	line();
 }
 

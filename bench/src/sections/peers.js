@@ -11,8 +11,12 @@ import { PEER_SIDES, missingContent, rotated } from "../lib/peers.js";
 import { APIS } from "../lib/sse-bodies.js";
 import { summarize } from "../lib/stats.js";
 
+/** The most warm-up runs a side gets per cell, however unsteady its figures still are. */
+const MAX_WARMUP_RUNS = 12;
+
 /**
- * Each side warms up on every cell before it is measured: `warmupRuns` runs of `warmupBytes`. The
+ * Each side warms up on every cell before it is measured: at least `warmupRuns` runs of
+ * `warmupBytes`, and on until two consecutive runs agree within 15 % (at most 12). The
  * CPU figure is a steady-state throughput, and V8 needs several megabytes of a stream before its
  * optimizing compiler has settled on a library's hot path (it compiles on background threads,
  * whose CPU `process.cpuUsage()` counts): measured on ours with half a megabyte of warm-up, the
@@ -40,12 +44,20 @@ export async function measurePeers({ server, rounds, bytesPerRun, warmupBytes, w
 				const samples = Object.fromEntries(PEER_SIDES.map((side) => [side, { cpu: [], evs: [] }]));
 				/** @type {Record<string, string>} */
 				const failed = {};
-				for (let run = 0; run < warmupRuns; run++) {
-					for (const side of PEER_SIDES) {
-						if (failed[side]) continue;
+				// Warm-up until steady: at least `warmupRuns` runs, then on until two consecutive runs
+				// cost within 15 % of each other (CPU per MB), at most MAX_WARMUP_RUNS. Each side on its own.
+				/** @type {Record<string, number>} */
+				const warmupRunsTaken = {};
+				for (const side of PEER_SIDES) {
+					let previous = Infinity;
+					for (let run = 0; run < MAX_WARMUP_RUNS && !failed[side]; run++) {
 						const warm = await server.call("load", { kind: "fixture", api, cls, targetBytes: warmupBytes });
 						try {
-							await workers[side]?.call("run", { api, url: warm.url, requests: warm.requests });
+							const result = await workers[side]?.call("run", { api, url: warm.url, requests: warm.requests });
+							const cost = result.cpuMs / ((warm.bodyBytes * warm.requests) / 1e6);
+							warmupRunsTaken[side] = run + 1;
+							if (run + 1 >= warmupRuns && Math.abs(cost - previous) <= 0.15 * Math.min(cost, previous)) break;
+							previous = cost;
 						} catch (error) {
 							failed[side] = String(error instanceof Error ? error.message : error).split("\n")[0] ?? "failed";
 						}
@@ -87,7 +99,7 @@ export async function measurePeers({ server, rounds, bytesPerRun, warmupBytes, w
 						? { failed: failed[side] }
 						: { cpuMsPerMB: summarize(s.cpu), eventsPerSec: summarize(s.evs), content: s.summary, missing, replacedByDone, failed: failed[side] };
 				}
-				const row = { api, cls, fixture: info?.fixture, mbPerRun: info ? (info.bodyBytes * info.requests) / 1e6 : 0, load: summarize(rowLoads.length ? rowLoads : [loadavg()[0]]), sides };
+				const row = { api, cls, fixture: info?.fixture, mbPerRun: info ? (info.bodyBytes * info.requests) / 1e6 : 0, load: summarize(rowLoads.length ? rowLoads : [loadavg()[0]]), warmupRuns: warmupRunsTaken, sides };
 				streaming.push(row);
 				log(`peers ${api} ${cls}: ${PEER_SIDES.map((side) => `${side} ${sides[side].cpuMsPerMB ? sides[side].cpuMsPerMB.median.toFixed(1) : "×"}${sides[side].missing?.length ? " (drops)" : ""}`).join(", ")} CPU ms/MB; load ${row.load.median.toFixed(1)}`);
 			}
