@@ -307,22 +307,41 @@ export interface OpenAICompletionsCompat {
 	reasoningEffortMap?: Partial<Record<ThinkingLevel, string>>;
 	/** Tool-call ids the server accepts: `mistral` needs exactly 9 letters and digits. */
 	toolCallIdFormat?: "default" | "mistral";
-	// --- Fields of the reference's compat, kept so its model definitions compile (docs/migration.md) ---
+	// --- Fields named and read as in `@mariozechner/pi-ai` ---
 	/** OpenRouter routing preferences, sent as the body's `provider` field when `baseUrl` is OpenRouter's. */
 	openRouterRouting?: OpenRouterRouting;
 	/** Vercel AI Gateway routing, sent as `providerOptions.gateway` when `baseUrl` is the gateway's. */
 	vercelGatewayRouting?: VercelGatewayRouting;
 	/** Whether the server takes `prompt_cache_retention: "24h"` for `cacheRetention: "long"`. Default `true`. */
 	supportsLongCacheRetention?: boolean;
-	/** Accepted for compatibility and not read: thinking is replayed per `thinkingFormat`. */
+	/**
+	 * Send the same model's thinking back as plain text: the assistant `content` becomes a list
+	 * of text parts, the thinking (blocks joined by a blank line, no tags) first, then the
+	 * reply's text, and no reasoning field is sent, whatever `thinkingFormat` says. For servers
+	 * that take no reasoning field but lose the thread without the reasoning. Default `false`.
+	 */
 	requiresThinkingAsText?: boolean;
-	/** Accepted for compatibility and not read. */
+	/**
+	 * Every assistant message of a reasoning model carries `reasoning_content`, `""` where there
+	 * is no reasoning to replay (another model's turn, a turn without thinking). DeepSeek's
+	 * thinking mode answers 400 "Missing `reasoning_content` field in the assistant message"
+	 * otherwise. Detected `true` for DeepSeek, else `false`.
+	 */
 	requiresReasoningContentOnAssistantMessages?: boolean;
-	/** Accepted for compatibility and not read (z.ai is not a detected server). */
+	/** Send `tool_stream: true` with tools, so that z.ai streams tool-call arguments. Default `false`. */
 	zaiToolStream?: boolean;
-	/** Accepted for compatibility and not read. */
+	/**
+	 * `anthropic`: mark prompt-cache breakpoints with Anthropic's `cache_control` on the system
+	 * message, the last tool and the last user or assistant text, as OpenRouter wants for Claude
+	 * models (`{ type: "ephemeral" }`, plus `ttl: "1h"` for `cacheRetention: "long"`; none for
+	 * `cacheRetention: "none"`). Detected for OpenRouter models named `anthropic/…`; else unset.
+	 */
 	cacheControlFormat?: "anthropic";
-	/** Accepted for compatibility and not read. */
+	/**
+	 * With `sessionId`, send it as the `session_id`, `x-client-request-id` and
+	 * `x-session-affinity` headers, which some gateways use to route a session to one backend
+	 * (and keep its prompt cache warm). `options.headers` still win. Default `false`.
+	 */
 	sendSessionAffinityHeaders?: boolean;
 }
 
@@ -359,7 +378,12 @@ export interface VercelGatewayRouting {
 
 /** Differences between servers that speak Anthropic Messages. */
 export interface AnthropicMessagesCompat {
-	/** Accepted for compatibility and not read: tool input is streamed the same way everywhere. */
+	/**
+	 * Whether the server takes `eager_input_streaming: true` on tool definitions (Anthropic's
+	 * fine-grained tool streaming: tool input streams without buffering). Default `true`: every
+	 * tool gets it. `false`: no tool gets it, and a request with tools asks for the same streaming
+	 * with the `fine-grained-tool-streaming-2025-05-14` beta header instead.
+	 */
 	supportsEagerToolInputStreaming?: boolean;
 	/** Whether the server takes `cache_control.ttl: "1h"` for `cacheRetention: "long"`. Default `true`. */
 	supportsLongCacheRetention?: boolean;
@@ -371,7 +395,11 @@ export interface OpenAIResponsesCompat {
 	supportsPromptCacheKey?: boolean;
 	/** Ask for reasoning summaries on reasoning models. */
 	supportsReasoningSummary?: boolean;
-	/** Accepted for compatibility (reference name) and not read: no `session_id` header is sent. */
+	/**
+	 * With `sessionId`, send it as the `session_id` header (next to `x-client-request-id`, which
+	 * is always sent with a `sessionId`). Default `true`; `false` for servers that reject it.
+	 * `options.headers` still win.
+	 */
 	sendSessionIdHeader?: boolean;
 	/** Whether the server takes `prompt_cache_retention: "24h"` for `cacheRetention: "long"`. Default `true`. */
 	supportsLongCacheRetention?: boolean;

@@ -1,5 +1,5 @@
 import { resolveCacheRetention } from "../../cache-retention.js";
-import type { Api, Context, Model, StreamOptions } from "../../types.js";
+import type { AnthropicMessagesCompat, Api, Context, Model, StreamOptions } from "../../types.js";
 import { applyCacheControl, cacheControlFor } from "./cache-control.js";
 import { convertMessages } from "./convert-messages.js";
 import { type AnthropicToolChoiceOption, convertTools, convertToolChoice } from "./convert-tools.js";
@@ -12,6 +12,11 @@ export const ANTHROPIC_VERSION = "2023-06-01";
 export const OAUTH_BETA = "oauth-2025-04-20";
 /** Thinking between tool calls with budget thinking on Claude 4 models; adaptive thinking has it built in. */
 export const INTERLEAVED_THINKING_BETA = "interleaved-thinking-2025-05-14";
+/**
+ * Fine-grained tool streaming for a whole request, for servers that do not take the per-tool
+ * `eager_input_streaming` field (`compat.supportsEagerToolInputStreaming: false`).
+ */
+export const FINE_GRAINED_TOOL_STREAMING_BETA = "fine-grained-tool-streaming-2025-05-14";
 /** The one-hour cache TTL (`ttl: "1h"`); harmless where it is already generally available. */
 export const EXTENDED_CACHE_TTL_BETA = "extended-cache-ttl-2025-04-11";
 /** Output limit used when neither the caller nor the model gives one. */
@@ -95,6 +100,11 @@ export function buildRequest<TApi extends Api>(
 ): AnthropicRequest {
 	const betas: string[] = [];
 	const tools = context.tools && context.tools.length > 0 ? context.tools : undefined;
+	// Tool input streams unbuffered either way: per tool where the server takes the field, else
+	// through the beta header (as `@mariozechner/pi-ai` does).
+	const compat = model.compat as AnthropicMessagesCompat | undefined;
+	const eagerInputStreaming = compat?.supportsEagerToolInputStreaming !== false;
+	if (tools && !eagerInputStreaming) betas.push(FINE_GRAINED_TOOL_STREAMING_BETA);
 	const adaptive = supportsAdaptiveThinking(model.id);
 	const thinking = options.thinkingEnabled === true;
 
@@ -138,7 +148,7 @@ export function buildRequest<TApi extends Api>(
 		messages,
 	};
 	if (tools) {
-		body.tools = convertTools(tools);
+		body.tools = convertTools(tools, { eagerInputStreaming });
 		if (options.toolChoice !== undefined) body.tool_choice = convertToolChoice(options.toolChoice);
 	}
 	if (thinkingParam) body.thinking = thinkingParam;

@@ -5,16 +5,18 @@ import type { AnthropicTool, AnthropicToolChoice } from "./wire-types.js";
 export type AnthropicToolChoiceOption = "auto" | "any" | "none" | { type: "tool"; name: string };
 
 /**
- * Converts tools to Anthropic tool definitions: `{ name, description, input_schema }`. The schema
- * is sent whole (`$defs`, `anyOf`, `additionalProperties`, `required`, … are kept; typebox's
- * internal symbol keys vanish in JSON). The API requires `input_schema.type` to be `"object"`;
- * a schema without any `type` gets it.
+ * Converts tools to Anthropic tool definitions: `{ name, description, input_schema }`, plus
+ * `eager_input_streaming: true` when `eagerInputStreaming` is set (fine-grained tool streaming:
+ * the input streams as the model writes it, unbuffered and unvalidated). The schema is sent
+ * whole (`$defs`, `anyOf`, `additionalProperties`, `required`, … are kept; typebox's internal
+ * symbol keys vanish in JSON). The API requires `input_schema.type` to be `"object"`; a schema
+ * without any `type` gets it.
  *
  * @example
  * convertTools([{ name: "now", description: "Current time", parameters: Type.Object({}) }])
  * // [{ name: "now", description: "Current time", input_schema: { type: "object", properties: {} } }]
  */
-export function convertTools(tools: readonly Tool[]): AnthropicTool[] {
+export function convertTools(tools: readonly Tool[], options: { eagerInputStreaming?: boolean } = {}): AnthropicTool[] {
 	return tools.map((tool) => {
 		const schema = tool.parameters as unknown;
 		const isObject = typeof schema === "object" && schema !== null;
@@ -22,7 +24,9 @@ export function convertTools(tools: readonly Tool[]): AnthropicTool[] {
 			isObject && (schema as { type?: unknown }).type !== undefined
 				? schema
 				: { type: "object", ...(isObject ? (schema as object) : {}) };
-		return { name: tool.name, description: tool.description, input_schema: inputSchema };
+		const definition: AnthropicTool = { name: tool.name, description: tool.description, input_schema: inputSchema };
+		if (options.eagerInputStreaming) definition.eager_input_streaming = true;
+		return definition;
 	});
 }
 

@@ -74,6 +74,8 @@ export type AnthropicMessageParam =
 export interface AnthropicTool {
 	name: string;
 	description: string;
+	/** Fine-grained tool streaming: the input streams without buffering or JSON validation. */
+	eager_input_streaming?: true;
 	/** The tool's JSON Schema, sent whole (`$defs`, `anyOf`, `additionalProperties` kept). */
 	input_schema: unknown;
 }

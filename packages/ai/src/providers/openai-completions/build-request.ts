@@ -1,5 +1,6 @@
 import { resolveCacheRetention } from "../../cache-retention.js";
 import type { Context, Model } from "../../types.js";
+import { applyAnthropicCacheControl, cacheControlFor } from "./cache-control.js";
 import { convertMessages } from "./convert-messages.js";
 import { convertTools } from "./convert-tools.js";
 import type { ResolvedOpenAICompletionsCompat } from "./detect-compat.js";
@@ -20,14 +21,18 @@ export interface CompletionsRequest {
  *
  * Body: `model`, the converted `messages`, `stream: true`, and only what applies:
  * `stream_options.include_usage` (`supportsUsageInStreaming`), the output limit in
- * `compat.maxTokensField`, `temperature`, `tools` (+ `strict` where supported), `tool_choice`,
+ * `compat.maxTokensField`, `temperature`, `tools` (+ `strict` where supported, + `tool_stream`
+ * with `zaiToolStream`), `tool_choice`, Anthropic `cache_control` breakpoints
+ * (`cacheControlFormat: "anthropic"`, see `applyAnthropicCacheControl`),
  * `reasoning_effort` (reasoning models on servers that take it), `store: false` (OpenAI),
  * `metadata` with `store: true` (only with `supportsMetadata`), `prompt_cache_key` from
  * `sessionId` and `prompt_cache_retention: "24h"` for `cacheRetention: "long"`
  * (`supportsPromptCacheKey`, unless `cacheRetention` is `none`).
  *
  * Headers: the key as `Authorization: Bearer …` (Azure: `api-key: …`), none without a key; then
- * `model.headers`, then `options.headers`, each replacing earlier ones case-insensitively.
+ * `model.headers`; then, with `sendSessionAffinityHeaders` and a `sessionId`, the session id as
+ * `session_id`, `x-client-request-id` and `x-session-affinity`; then `options.headers`, each
+ * replacing earlier ones case-insensitively.
  */
 export function buildRequest(
 	model: Model<"openai-completions">,
@@ -38,7 +43,7 @@ export function buildRequest(
 ): CompletionsRequest {
 	return {
 		url: chatCompletionsUrl(model.baseUrl),
-		headers: buildHeaders(model, options, apiKey),
+		headers: buildHeaders(model, options, compat, apiKey),
 		body: buildBody(model, context, options ?? {}, compat),
 	};
 }
@@ -55,8 +60,12 @@ function buildBody(
 	if (options.temperature !== undefined) body.temperature = options.temperature;
 	if (context.tools && context.tools.length > 0) {
 		body.tools = convertTools(context.tools, { supportsStrictMode: compat.supportsStrictMode, strict: options.strictTools });
+		if (compat.zaiToolStream) body.tool_stream = true;
 	}
 	if (options.toolChoice !== undefined) body.tool_choice = options.toolChoice;
+	const retention = resolveCacheRetention(options.cacheRetention);
+	const cacheControl = cacheControlFor(compat, retention);
+	if (cacheControl) applyAnthropicCacheControl(body.messages, body.tools, cacheControl);
 	applyReasoning(body, model, options, compat);
 	applyRouting(body, model, compat);
 	// OpenAI keeps chat completions only when asked; say so explicitly so an account-level default
@@ -68,7 +77,6 @@ function buildBody(
 		// OpenAI: "The 'metadata' parameter is only allowed when 'store' is enabled."
 		if (compat.supportsStore) body.store = true;
 	}
-	const retention = resolveCacheRetention(options.cacheRetention);
 	if (compat.supportsPromptCacheKey && options.sessionId && retention !== "none") {
 		body.prompt_cache_key = options.sessionId;
 		if (retention === "long" && compat.supportsLongCacheRetention !== false) body.prompt_cache_retention = "24h";
@@ -86,6 +94,7 @@ function stringValues(metadata: Record<string, unknown>): Record<string, string>
 function buildHeaders(
 	model: Model<"openai-completions">,
 	options: OpenAICompletionsOptions | undefined,
+	compat: ResolvedOpenAICompletionsCompat,
 	apiKey: string | undefined,
 ): Record<string, string> {
 	const headers: Record<string, string> = {};
@@ -95,8 +104,19 @@ function buildHeaders(
 		else headers.Authorization = `Bearer ${apiKey}`;
 	}
 	mergeHeaders(headers, model.headers);
+	const sessionId = options?.sessionId;
+	if (compat.sendSessionAffinityHeaders && sessionId) mergeHeaders(headers, sessionAffinityHeaders(sessionId));
 	mergeHeaders(headers, options?.headers);
 	return headers;
+}
+
+/**
+ * The headers that pin a session to one backend (`compat.sendSessionAffinityHeaders`): the
+ * session id under the three names `@mariozechner/pi-ai` sends, so that a gateway set up for
+ * it routes requests from here the same way.
+ */
+function sessionAffinityHeaders(sessionId: string): Record<string, string> {
+	return { session_id: sessionId, "x-client-request-id": sessionId, "x-session-affinity": sessionId };
 }
 
 /** Adds `extra` over `target`; a name given again in any letter case replaces the earlier one. */

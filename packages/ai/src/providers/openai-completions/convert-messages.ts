@@ -39,8 +39,11 @@ export function toolResultImagesText(toolCallId: string, toolName: string): stri
  * - Assistant text becomes `content` (blocks joined by newlines; `null` when the turn is only
  *   tool calls); tool calls keep their ids, normalised for the server; the same model's
  *   thinking is replayed per `compat.thinkingFormat` (`reasoning_content`, `reasoning`, Mistral
- *   `thinking` content parts) or dropped (`none`). Thinking of another model arrives here as
- *   text already (see `transformMessages`).
+ *   `thinking` content parts) or dropped (`none`); with `compat.requiresThinkingAsText` it
+ *   becomes the first text part of `content` instead. Thinking of another model arrives here as
+ *   text already (see `transformMessages`). With
+ *   `compat.requiresReasoningContentOnAssistantMessages`, a reasoning model's assistant
+ *   messages always carry `reasoning_content` (`""` when there is none to replay).
  * - Tool results become `tool` messages with their text (`name` too where required). Tool
  *   messages take text only, so the images of a run of tool results follow in one `user`
  *   message, each group headed by a note naming its tool call.
@@ -84,7 +87,7 @@ export function convertMessages(
 			const user = userMessage(message);
 			if (user) pushUser(user);
 		} else {
-			const assistant = assistantMessage(message, normalize, compat);
+			const assistant = assistantMessage(message, model, normalize, compat);
 			if (assistant) output.push(assistant);
 		}
 	}
@@ -110,6 +113,7 @@ function userMessage(message: UserMessage): WireUserMessage | undefined {
 
 function assistantMessage(
 	message: AssistantMessage,
+	model: Model<"openai-completions">,
 	normalize: (id: string) => string,
 	compat: ResolvedOpenAICompletionsCompat,
 ): WireAssistantMessage | undefined {
@@ -118,6 +122,10 @@ function assistantMessage(
 	const parts: (WireTextPart | WireThinkingPart)[] = [];
 	const wire: WireAssistantMessage = { role: "assistant", content: null };
 	const toolCalls: NonNullable<WireAssistantMessage["tool_calls"]> = [];
+	const replaysThinking = compat.requiresThinkingAsText || compat.thinkingFormat !== "none";
+	// A signed thinking block may be blank (transformMessages keeps it); as a text part it would
+	// be an empty one, which servers reject.
+	const isReplayable = (thinking: string) => (compat.requiresThinkingAsText ? thinking.trim() !== "" : thinking !== "");
 	for (const block of message.content) {
 		if (block.type === "text") {
 			texts.push(block.text);
@@ -125,7 +133,7 @@ function assistantMessage(
 		} else if (block.type === "thinking") {
 			// Only the same model's thinking is still a thinking block here; redacted thinking has
 			// no readable text to replay on this API.
-			if (block.redacted || block.thinking === "" || compat.thinkingFormat === "none") continue;
+			if (block.redacted || !replaysThinking || !isReplayable(block.thinking)) continue;
 			thoughts.push(block.thinking);
 			parts.push({ type: "thinking", thinking: [{ type: "text", text: block.thinking }] });
 		} else {
@@ -137,7 +145,9 @@ function assistantMessage(
 		}
 	}
 	if (texts.length === 0 && thoughts.length === 0 && toolCalls.length === 0) return undefined;
-	if (compat.thinkingFormat === "content-parts" && thoughts.length > 0) {
+	if (compat.requiresThinkingAsText && thoughts.length > 0) {
+		wire.content = thinkingAsText(thoughts, texts);
+	} else if (compat.thinkingFormat === "content-parts" && thoughts.length > 0) {
 		wire.content = parts;
 	} else if (texts.length > 0) {
 		wire.content = texts.join("\n");
@@ -145,12 +155,24 @@ function assistantMessage(
 		// Only reasoning is left (e.g. a reply cut by the length limit): content must be a string.
 		wire.content = "";
 	}
-	if (thoughts.length > 0) {
+	if (thoughts.length > 0 && !compat.requiresThinkingAsText) {
 		if (compat.thinkingFormat === "reasoning_content") wire.reasoning_content = thoughts.join("");
 		else if (compat.thinkingFormat === "reasoning") wire.reasoning = thoughts.join("");
 	}
 	if (toolCalls.length > 0) wire.tool_calls = toolCalls;
+	if (compat.requiresReasoningContentOnAssistantMessages && model.reasoning && wire.reasoning_content === undefined) {
+		wire.reasoning_content = "";
+	}
 	return wire;
+}
+
+/**
+ * `requiresThinkingAsText`: the thinking as the first text part, blocks joined by a blank line
+ * and without tags (a model shown tagged thinking tends to write the tags into its answers),
+ * then one part per text block.
+ */
+function thinkingAsText(thoughts: readonly string[], texts: readonly string[]): WireTextPart[] {
+	return [thoughts.join("\n\n"), ...texts].map((text) => ({ type: "text", text }));
 }
 
 function toolMessage(

@@ -1,20 +1,15 @@
 import type { Model, OpenAICompletionsCompat, ReasoningRequestFormat, ThinkingLevel } from "../../types.js";
 import { type CompletionsServer, detectServer } from "./detect-server.js";
 
-/** Every compat setting decided: what {@link detectCompat} returns. */
-/** Compat fields of the reference that are read straight from `model.compat` when set. */
-type PassThroughCompat =
-	| "openRouterRouting"
-	| "vercelGatewayRouting"
-	| "supportsLongCacheRetention"
-	| "requiresThinkingAsText"
-	| "requiresReasoningContentOnAssistantMessages"
-	| "zaiToolStream"
-	| "cacheControlFormat"
-	| "sendSessionAffinityHeaders";
+/**
+ * Compat fields that stay optional once resolved: routing preferences (sent only when given),
+ * `supportsLongCacheRetention` (unset means `true`) and `cacheControlFormat` (unset means none).
+ */
+type OptionalCompat = "openRouterRouting" | "vercelGatewayRouting" | "supportsLongCacheRetention" | "cacheControlFormat";
 
-export type ResolvedOpenAICompletionsCompat = Required<Omit<OpenAICompletionsCompat, "reasoningEffortMap" | "thinkingFormat" | PassThroughCompat>> &
-	Pick<OpenAICompletionsCompat, PassThroughCompat> & {
+/** Every compat setting decided: what {@link detectCompat} returns. */
+export type ResolvedOpenAICompletionsCompat = Required<Omit<OpenAICompletionsCompat, "reasoningEffortMap" | "thinkingFormat" | OptionalCompat>> &
+	Pick<OpenAICompletionsCompat, OptionalCompat> & {
 		reasoningEffortMap: Record<ThinkingLevel, string>;
 		/** How reasoning is replayed to the server. */
 		thinkingFormat: "reasoning_content" | "reasoning" | "content-parts" | "none";
@@ -55,17 +50,21 @@ const THREE_LEVELS: Record<ThinkingLevel, string> = { minimal: "low", low: "low"
  * - Groq, Cerebras: `max_completion_tokens`, usage in the stream, `reasoning_effort` (low..high).
  *   Neither accepts reasoning fields on replayed assistant messages, so thinking is not replayed.
  * - xAI: `reasoning_content` replay; `reasoning_effort` only for `grok-3-mini` (`low`/`high`).
- * - DeepSeek, llama.cpp, vLLM, LM Studio: `max_tokens`, `reasoning_content` replay.
+ * - DeepSeek, llama.cpp, vLLM, LM Studio: `max_tokens`, `reasoning_content` replay; DeepSeek
+ *   also `reasoning_content` on every assistant message of a reasoning model.
  * - Mistral: `max_tokens`, no `stream_options` (Mistral rejects unknown fields), thinking as
  *   content parts, `name` on tool results, an assistant turn between tool results and a user
  *   message, 9-character tool-call ids.
- * - OpenRouter: `reasoning_effort` with all five levels, `reasoning` replay.
+ * - OpenRouter: `reasoning_effort` with all five levels, `reasoning` replay; Anthropic
+ *   `cache_control` breakpoints for `anthropic/…` models.
  * - Ollama: `reasoning_effort` (low..high), `reasoning` replay.
  * - Together: `reasoning_effort` (low..high).
  * - Anything else (`generic`): `system` role, `max_tokens`, usage in the stream, nothing else.
  *
  * `supportsMetadata` is never detected: OpenAI only takes `metadata` with `store: true`, which
- * keeps the completion on OpenAI's side, so it is opt-in.
+ * keeps the completion on OpenAI's side, so it is opt-in. Nor are `requiresThinkingAsText`,
+ * `zaiToolStream` and `sendSessionAffinityHeaders` (z.ai and the session-routing gateways are
+ * not detected servers): set them in `model.compat`.
  *
  * @example
  * detectCompat(groqModel).maxTokensField // "max_completion_tokens"
@@ -111,6 +110,10 @@ function baseline(): ResolvedOpenAICompletionsCompat {
 		reasoningEffortMap: { ...THREE_LEVELS },
 		toolCallIdFormat: "default",
 		reasoningRequestFormat: "openai",
+		requiresThinkingAsText: false,
+		requiresReasoningContentOnAssistantMessages: false,
+		zaiToolStream: false,
+		sendSessionAffinityHeaders: false,
 	};
 }
 
@@ -150,6 +153,9 @@ function detectedCompat(server: CompletionsServer, model: Model<"openai-completi
 		case "lmstudio":
 			compat.thinkingFormat = "reasoning_content";
 			compat.supportsReasoningEffort = server === "vllm";
+			// DeepSeek's thinking mode answers 400 "Missing `reasoning_content` field in the
+			// assistant message" for any assistant turn without one, another model's included.
+			compat.requiresReasoningContentOnAssistantMessages = server === "deepseek";
 			return compat;
 		case "mistral":
 			// Mistral validates request bodies strictly ("Extra inputs are not permitted").
@@ -163,6 +169,8 @@ function detectedCompat(server: CompletionsServer, model: Model<"openai-completi
 			compat.supportsReasoningEffort = true;
 			compat.thinkingFormat = "reasoning";
 			compat.reasoningEffortMap = { ...ALL_LEVELS };
+			// Claude behind OpenRouter caches only at explicit Anthropic-style breakpoints.
+			if (model.id.startsWith("anthropic/")) compat.cacheControlFormat = "anthropic";
 			return compat;
 		case "ollama":
 			compat.supportsReasoningEffort = true;

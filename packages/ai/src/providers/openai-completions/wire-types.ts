@@ -7,6 +7,14 @@
 export interface WireTextPart {
 	type: "text";
 	text: string;
+	/** An Anthropic prompt-cache breakpoint (`compat.cacheControlFormat: "anthropic"`). */
+	cache_control?: WireCacheControl;
+}
+
+/** Anthropic's cache breakpoint, as OpenRouter passes it on to Claude models. */
+export interface WireCacheControl {
+	type: "ephemeral";
+	ttl?: "1h";
 }
 
 export interface WireImagePart {
@@ -28,7 +36,8 @@ export interface WireToolCall {
 
 export interface WireSystemMessage {
 	role: "system" | "developer";
-	content: string;
+	/** A string; a text part only to carry a cache breakpoint. */
+	content: string | WireTextPart[];
 }
 
 export interface WireUserMessage {
@@ -64,6 +73,8 @@ export interface WireTool {
 		parameters: unknown;
 		strict?: boolean;
 	};
+	/** An Anthropic prompt-cache breakpoint on the last tool (`compat.cacheControlFormat: "anthropic"`). */
+	cache_control?: WireCacheControl;
 }
 
 export type WireToolChoice = "auto" | "none" | "required" | { type: "function"; function: { name: string } };
@@ -79,6 +90,8 @@ export interface WireRequest {
 	temperature?: number;
 	tools?: WireTool[];
 	tool_choice?: WireToolChoice;
+	/** z.ai: stream tool-call arguments (`compat.zaiToolStream`). */
+	tool_stream?: boolean;
 	reasoning_effort?: string;
 	store?: boolean;
 	metadata?: Record<string, string>;

@@ -23,7 +23,8 @@ export interface ResponsesRequest {
  *   `prompt_cache_retention: "24h"` for `cacheRetention: "long"`, unless
  *   `model.compat.supportsPromptCacheKey` is `false`.
  * - Headers: `Authorization: Bearer <apiKey>` (when there is a key), then `model.headers`, then
- *   `options.headers`, each overriding the one before.
+ *   with a `sessionId` the id as `session_id` (unless `model.compat.sendSessionIdHeader` is
+ *   `false`) and `x-client-request-id`, then `options.headers`, each overriding the one before.
  *
  * @example
  * const { url, headers, body } = buildRequest(model, context, { sessionId: "s1" }, "sk-…");
@@ -67,7 +68,16 @@ export function buildRequest(
 	if (metadata) body.metadata = metadata;
 	if (options.serviceTier !== undefined && options.serviceTier !== null) body.service_tier = options.serviceTier;
 
-	return { url: responsesUrl(model), headers: requestHeaders(model, apiKey, options.headers), body };
+	const session = options.sessionId ? sessionHeaders(options.sessionId, compat?.sendSessionIdHeader !== false) : undefined;
+	return { url: responsesUrl(model), headers: requestHeaders(model, apiKey, options.headers, session), body };
+}
+
+/**
+ * The session headers of a request with a `sessionId`: `x-client-request-id` always, and
+ * `session_id` unless `compat.sendSessionIdHeader` is `false` (for servers that reject it).
+ */
+function sessionHeaders(sessionId: string, sendSessionId: boolean): Record<string, string> {
+	return sendSessionId ? { session_id: sessionId, "x-client-request-id": sessionId } : { "x-client-request-id": sessionId };
 }
 
 /** `{baseUrl}/responses`, or `{baseUrl}/responses/{id}` for one stored response. */
@@ -76,9 +86,17 @@ export function responsesUrl(model: Model<Api>, responseId?: string): string {
 	return responseId === undefined ? base : `${base}/${encodeURIComponent(responseId)}`;
 }
 
-/** `Authorization: Bearer <apiKey>` (when there is a key), then `model.headers`, then `headers`. */
-export function requestHeaders(model: Model<Api>, apiKey: string | undefined, headers: Record<string, string> | undefined): Record<string, string> {
-	return mergeHeaders(apiKey ? { Authorization: `Bearer ${apiKey}` } : undefined, model.headers, headers);
+/**
+ * `Authorization: Bearer <apiKey>` (when there is a key), then `model.headers`, then `session`
+ * (the session headers of a new response), then `headers`.
+ */
+export function requestHeaders(
+	model: Model<Api>,
+	apiKey: string | undefined,
+	headers: Record<string, string> | undefined,
+	session?: Record<string, string>,
+): Record<string, string> {
+	return mergeHeaders(apiKey ? { Authorization: `Bearer ${apiKey}` } : undefined, model.headers, session, headers);
 }
 
 /**

@@ -33,12 +33,13 @@ const plainSchema = {
 const route = { name: "route", description: "", parameters: plainSchema } as unknown as Tool;
 
 describe("anthropic-messages request: tools and settings", () => {
-	it("sends tools with their whole schema", async () => {
+	it("sends tools with their whole schema (and fine-grained input streaming)", async () => {
 		const { body } = await capture(ask("Go", { tools: [weather, route] }), noCache);
 		expect(body.tools).toEqual([
 			{
 				name: "get_weather",
 				description: "Weather for a place",
+				eager_input_streaming: true,
 				input_schema: {
 					type: "object",
 					required: ["city"],
@@ -46,7 +47,7 @@ describe("anthropic-messages request: tools and settings", () => {
 					additionalProperties: false,
 				},
 			},
-			{ name: "route", description: "", input_schema: plainSchema },
+			{ name: "route", description: "", eager_input_streaming: true, input_schema: plainSchema },
 		]);
 		expect(body.tool_choice).toBeUndefined();
 	});
@@ -54,7 +55,7 @@ describe("anthropic-messages request: tools and settings", () => {
 	it("gives a schema without a type the object type the API requires", async () => {
 		const bare = { name: "ping", description: "Ping", parameters: { properties: {} } } as unknown as Tool;
 		const { body } = await capture(ask("Go", { tools: [bare] }), noCache);
-		expect(body.tools).toEqual([{ name: "ping", description: "Ping", input_schema: { type: "object", properties: {} } }]);
+		expect(body.tools).toEqual([{ name: "ping", description: "Ping", eager_input_streaming: true, input_schema: { type: "object", properties: {} } }]);
 	});
 
 	it.each([

@@ -88,7 +88,7 @@ describe("anthropic-messages request: adaptive thinking (Opus/Sonnet 4.6 and lat
 			max_tokens: 32000,
 			stream: true,
 			messages: [{ role: "user", content: [{ type: "text", text: "Go" }] }],
-			tools: [{ name: "now", description: "Time", input_schema: { type: "object", properties: {} } }],
+			tools: [{ name: "now", description: "Time", eager_input_streaming: true, input_schema: { type: "object", properties: {} } }],
 			thinking: { type: "adaptive" },
 			output_config: { effort: "high" },
 		});

@@ -20,6 +20,10 @@ const BASE: ResolvedOpenAICompletionsCompat = {
 	reasoningEffortMap: THREE,
 	toolCallIdFormat: "default",
 	reasoningRequestFormat: "openai",
+	requiresThinkingAsText: false,
+	requiresReasoningContentOnAssistantMessages: false,
+	zaiToolStream: false,
+	sendSessionAffinityHeaders: false,
 };
 
 describe("detectCompat: one resolved compat per server", () => {
@@ -59,7 +63,12 @@ describe("detectCompat: one resolved compat per server", () => {
 				reasoningEffortMap: { minimal: "low", low: "low", medium: "high", high: "high", xhigh: "high" },
 			},
 		],
-		["DeepSeek", { provider: "deepseek", baseUrl: "https://api.deepseek.com", id: "deepseek-reasoner", reasoning: true }, "deepseek", { thinkingFormat: "reasoning_content" }],
+		[
+			"DeepSeek",
+			{ provider: "deepseek", baseUrl: "https://api.deepseek.com", id: "deepseek-reasoner", reasoning: true },
+			"deepseek",
+			{ thinkingFormat: "reasoning_content", requiresReasoningContentOnAssistantMessages: true },
+		],
 		[
 			"Mistral",
 			{ provider: "mistral", baseUrl: "https://api.mistral.ai/v1", id: "magistral-medium-2507", reasoning: true },
@@ -136,6 +145,13 @@ describe("detectCompat: details", () => {
 		expect(map("gpt-5.2")).toEqual({ ...THREE, xhigh: "xhigh" });
 		expect(map("gpt-5.1-codex-max")).toEqual({ ...THREE, xhigh: "xhigh" });
 		expect(map("o3")).toEqual(THREE);
+	});
+
+	it("Claude on OpenRouter gets Anthropic cache breakpoints; other OpenRouter models and servers none", () => {
+		const openRouter = (id: string) => completionsModel({ provider: "openrouter", baseUrl: "https://openrouter.ai/api/v1", id });
+		expect(detectCompat(openRouter("anthropic/claude-sonnet-4.5")).cacheControlFormat).toBe("anthropic");
+		expect(detectCompat(openRouter("openai/gpt-5")).cacheControlFormat).toBeUndefined();
+		expect(detectCompat(completionsModel({ provider: "acme", id: "anthropic/claude-sonnet-4.5" })).cacheControlFormat).toBeUndefined();
 	});
 
 	it("xAI models other than grok-3-mini get no reasoning_effort", () => {

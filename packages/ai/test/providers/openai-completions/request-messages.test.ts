@@ -187,7 +187,7 @@ describe("golden request bodies: every kind of message, per compat flavour", () 
 });
 
 describe("golden request bodies: assistant history from elsewhere", () => {
-	it("another model's thinking is replayed as text, never as reasoning_content", async () => {
+	it("another model's thinking is replayed as text, never as reasoning_content (DeepSeek gets it empty)", async () => {
 		const model = FLAVOURS.deepseek;
 		const other = { id: "claude-sonnet-4-20250514", api: "anthropic-messages", provider: "anthropic" };
 		const context: Context = {
@@ -210,7 +210,8 @@ describe("golden request bodies: assistant history from elsewhere", () => {
 			stream_options: { include_usage: true },
 			messages: [
 				{ role: "user", content: "Hi" },
-				{ role: "assistant", content: "Greeting back.\nHello!" },
+				// DeepSeek requires the field on every assistant message, so it is there, empty.
+				{ role: "assistant", content: "Greeting back.\nHello!", reasoning_content: "" },
 				{ role: "user", content: "Again" },
 			],
 		});
