@@ -41,17 +41,23 @@ it("aborts while waiting for the response headers", async () => {
 });
 
 it("aborts mid-stream, keeping the text that arrived", async () => {
-	server.reset();
-	server.enqueue(sseResponse(TEXT, { stallAfterBytes: offsetAfterEvents(TEXT, 6) }));
-	const controller = new AbortController();
-	const s = streamOpenAIResponses(responsesModel(server), userContext(), { apiKey: TEST_KEY, signal: controller.signal });
-	const events: AssistantMessageEvent[] = [];
-	for await (const event of s) {
-		events.push(event);
-		if (event.type === "text_delta" && event.delta === "0") controller.abort(new Error("user pressed stop"));
+	// A server of its own: the request the test above aborted can still reach the shared one after
+	// its reset and take the response scripted here.
+	const own = await startReplayServer();
+	try {
+		own.enqueue(sseResponse(TEXT, { stallAfterBytes: offsetAfterEvents(TEXT, 6) }));
+		const controller = new AbortController();
+		const s = streamOpenAIResponses(responsesModel(own), userContext(), { apiKey: TEST_KEY, signal: controller.signal });
+		const events: AssistantMessageEvent[] = [];
+		for await (const event of s) {
+			events.push(event);
+			if (event.type === "text_delta" && event.delta === "0") controller.abort(new Error("user pressed stop"));
+		}
+		const { message } = assertEventProtocol({ events, message: await s.result() });
+		expect(message.stopReason).toBe("aborted");
+		expect(message.errorMessage).toBe("Request was aborted: user pressed stop");
+		expect(message.content).toEqual([expect.objectContaining({ type: "text", text: "4200" })]);
+	} finally {
+		await own.close();
 	}
-	const { message } = assertEventProtocol({ events, message: await s.result() });
-	expect(message.stopReason).toBe("aborted");
-	expect(message.errorMessage).toBe("Request was aborted: user pressed stop");
-	expect(message.content).toEqual([expect.objectContaining({ type: "text", text: "4200" })]);
 });
