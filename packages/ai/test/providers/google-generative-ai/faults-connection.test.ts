@@ -92,19 +92,26 @@ describe("google-generative-ai faults: connection and abort", () => {
 	});
 
 	it("ends as aborted mid-stream, keeping what arrived", async () => {
-		server.enqueue(sseResponse(THINKING, { stallAfterBytes: afterEvent(THINKING, 6) }));
-		const controller = new AbortController();
-		const stream = streamGoogle(onServer(server, geminiModel()), HELLO, { apiKey: TEST_KEY, signal: controller.signal });
-		const events: AssistantMessageEvent[] = [];
-		for await (const event of stream) {
-			events.push(event);
-			if (event.type === "text_delta") controller.abort(new Error("user pressed stop"));
+		// A server of its own: the request the test above aborted can still reach the shared one
+		// after its reset and take the response scripted here.
+		const own = await startReplayServer();
+		try {
+			own.enqueue(sseResponse(THINKING, { stallAfterBytes: afterEvent(THINKING, 6) }));
+			const controller = new AbortController();
+			const stream = streamGoogle(onServer(own, geminiModel()), HELLO, { apiKey: TEST_KEY, signal: controller.signal });
+			const events: AssistantMessageEvent[] = [];
+			for await (const event of stream) {
+				events.push(event);
+				if (event.type === "text_delta") controller.abort(new Error("user pressed stop"));
+			}
+			const message = await stream.result();
+			assertEventProtocol({ events, message });
+			expect(message.stopReason).toBe("aborted");
+			expect(message.errorMessage).toContain("user pressed stop");
+			expect(message.content.map((block) => block.type)).toEqual(["thinking", "text"]);
+			expect((message.content[1] as { text: string }).text.length).toBeGreaterThan(0);
+		} finally {
+			await own.close();
 		}
-		const message = await stream.result();
-		assertEventProtocol({ events, message });
-		expect(message.stopReason).toBe("aborted");
-		expect(message.errorMessage).toContain("user pressed stop");
-		expect(message.content.map((block) => block.type)).toEqual(["thinking", "text"]);
-		expect((message.content[1] as { text: string }).text.length).toBeGreaterThan(0);
 	});
 });

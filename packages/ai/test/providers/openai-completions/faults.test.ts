@@ -130,20 +130,26 @@ describe("abort", () => {
 	});
 
 	it("during the stream: aborted promptly, content kept", async () => {
-		server.reset();
-		server.enqueue(sseResponse(BODY, { stallAfterBytes: Buffer.byteLength(HEAD) }));
-		const controller = new AbortController();
-		const model = completionsModel({ baseUrl: `${server.url}/v1` });
-		const stream = streamOpenAICompletions(model, ask(), { apiKey: KEY, signal: controller.signal });
-		const events = [];
-		for await (const event of stream) {
-			events.push(event);
-			if (event.type === "text_delta") controller.abort();
+		// A server of its own: the request the test above aborted can still reach the shared one
+		// after its reset and take the response scripted here.
+		const own = await startReplayServer();
+		try {
+			own.enqueue(sseResponse(BODY, { stallAfterBytes: Buffer.byteLength(HEAD) }));
+			const controller = new AbortController();
+			const model = completionsModel({ baseUrl: `${own.url}/v1` });
+			const stream = streamOpenAICompletions(model, ask(), { apiKey: KEY, signal: controller.signal });
+			const events = [];
+			for await (const event of stream) {
+				events.push(event);
+				if (event.type === "text_delta") controller.abort();
+			}
+			const message = await stream.result();
+			// No time bound: the server stalls for ever, so only the abort can have ended it.
+			expect(message.stopReason, message.errorMessage).toBe("aborted");
+			expect(message.content).toEqual([{ type: "text", text: "Partial " }]);
+			assertEventProtocol({ events, message });
+		} finally {
+			await own.close();
 		}
-		const message = await stream.result();
-		// No time bound: the server stalls for ever, so only the abort can have ended it.
-		expect(message.stopReason, message.errorMessage).toBe("aborted");
-		expect(message.content).toEqual([{ type: "text", text: "Partial " }]);
-		assertEventProtocol({ events, message });
 	});
 });
