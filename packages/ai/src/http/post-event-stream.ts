@@ -154,7 +154,8 @@ async function* attempt_(request: EventStreamRequest, body: string | undefined):
 				})
 			: undefined;
 	let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
-	const parserReady = createParser ?? loadParser();
+	const parserReady = loadParser();
+	parserReady.catch(() => {}); // awaited once the response is in; a failed request never gets there
 	try {
 		let response: Response;
 		try {
@@ -193,7 +194,7 @@ async function* attempt_(request: EventStreamRequest, body: string | undefined):
 		let events: ServerSentEvent[] = [];
 		// The parser's own message objects are handed on as they are: a copy per event would be
 		// garbage on the hottest path (Anthropic and OpenAI send an event per token).
-		const parser = (typeof parserReady === "function" ? parserReady : await parserReady)({ onEvent: (message) => events.push(message) });
+		const parser = (await parserReady)({ onEvent: (message) => events.push(message) });
 		const decoder = new TextDecoder();
 		let endsWithCarriageReturn = false;
 		// The start of a body that has produced no event yet: a proxy or gateway that answers 200
