@@ -4,6 +4,8 @@
  * RESULTS.md and results.json (or, with --quick, RESULTS-quick.md and results-quick.json, which
  * are not committed). `--only=cold,footprint,streaming,large-args,peers,memory,agent,cassette,cli,types,compaction` runs a subset;
  * `--peer-runs=N` repeats the peers section N times and reports the spread of its ratios between runs;
+ * `--peer-apis=openai-responses,…` and `--peer-sides=ours,floor` limit the peers section to those APIs and
+ * sides (to check one change; never for RESULTS.md);
  * add `--update` to merge that subset into results.json and RESULTS.md, keeping the other sections'
  * figures (a note says which sections were re-measured, when, and at which commit).
  */
@@ -35,13 +37,18 @@ const update = args.includes("--update");
 
 /** Run counts and sizes. Full: ≥5 runs per cell except where the reference is too slow (said in the report). */
 const PLAN = quick
-	? { cliRounds: 3, coldRounds: 2, streamRounds: 1, bytesPerRun: 500_000, warmupBytes: 100_000, largeRuns: 1, refRunsAt100k: 0, parserRuns: 2, memoryRuns: 1, refMemoryRuns: 1, memoryBytes: 10_000_000, turns: 100, agentRuns: 1, refRunsAt5000: 1, cassetteRounds: 2, typeCheckRuns: 1, typeCheckRunsWithoutSkipLibCheck: 0, compactionRuns: 3, peerRounds: 1, peerBytes: 200_000, peerWarmupBytes: 50_000, peerWarmupRuns: 1, shortRequests: 20 }
-	: { cliRounds: 11, coldRounds: 21, streamRounds: 5, bytesPerRun: 4_000_000, warmupBytes: 1_000_000, largeRuns: 5, refRunsAt100k: 2, parserRuns: 11, memoryRuns: 5, refMemoryRuns: 3, memoryBytes: 50_000_000, turns: 1000, agentRuns: 5, refRunsAt5000: 2, cassetteRounds: 11, typeCheckRuns: 3, typeCheckRunsWithoutSkipLibCheck: 2, compactionRuns: 11, peerRounds: 5, peerBytes: 2_000_000, peerWarmupBytes: 1_000_000, peerWarmupRuns: 4, shortRequests: 200 };
+	? { cliRounds: 3, coldRounds: 2, streamRounds: 1, bytesPerRun: 500_000, warmupBytes: 100_000, largeRuns: 1, refRunsAt100k: 0, parserRuns: 2, memoryRuns: 1, refMemoryRuns: 1, memoryBytes: 10_000_000, turns: 100, agentRuns: 1, refRunsAt5000: 1, cassetteRounds: 2, typeCheckRuns: 1, typeCheckRunsWithoutSkipLibCheck: 0, compactionRuns: 3, peerRounds: 1, peerBytes: 200_000, peerRunCpuMs: 0, peerFloorPairs: 1, peerWarmupBytes: 50_000, peerWarmupRuns: 1, shortRequests: 20 }
+	: { cliRounds: 11, coldRounds: 21, streamRounds: 5, bytesPerRun: 4_000_000, warmupBytes: 1_000_000, largeRuns: 5, refRunsAt100k: 2, parserRuns: 11, memoryRuns: 5, refMemoryRuns: 3, memoryBytes: 50_000_000, turns: 1000, agentRuns: 5, refRunsAt5000: 2, cassetteRounds: 11, typeCheckRuns: 3, typeCheckRunsWithoutSkipLibCheck: 2, compactionRuns: 11, peerRounds: 5, peerBytes: 2_000_000, peerRunCpuMs: 100, peerFloorPairs: 21, peerWarmupBytes: 1_000_000, peerWarmupRuns: 4, shortRequests: 200 };
 
 // `--peers-light`: a shorter peers section (3 rounds, 0.3 MB per run, 30 short requests) for a loaded machine.
 const peerRunsArg = args.find((arg) => arg.startsWith("--peer-runs="));
+const peerApisArg = args.find((arg) => arg.startsWith("--peer-apis="));
+const PEER_APIS = peerApisArg ? peerApisArg.slice("--peer-apis=".length).split(",") : undefined;
+const peerSidesArg = args.find((arg) => arg.startsWith("--peer-sides="));
+const PEER_SIDES_WANTED = peerSidesArg ? peerSidesArg.slice("--peer-sides=".length).split(",") : undefined;
+if ((PEER_APIS || PEER_SIDES_WANTED) && update) throw new Error("--peer-apis and --peer-sides measure part of section 9: it cannot --update RESULTS.md");
 const PEER_RUNS = peerRunsArg ? Math.max(1, Number(peerRunsArg.slice("--peer-runs=".length)) || 1) : 1;
-if (args.includes("--peers-light")) Object.assign(PLAN, { peerRounds: 3, peerBytes: 300_000, peerWarmupBytes: 1_000_000, peerWarmupRuns: 3, shortRequests: 30 });
+if (args.includes("--peers-light")) Object.assign(PLAN, { peerRounds: 3, peerBytes: 300_000, peerRunCpuMs: 30, peerFloorPairs: 7, peerWarmupBytes: 1_000_000, peerWarmupRuns: 3, shortRequests: 30 });
 
 const log = (/** @type {string} */ text) => process.stderr.write(`[bench] ${text}\n`);
 const started = Date.now();
@@ -100,7 +107,7 @@ await section("peers", async () => {
 	// `--peer-runs=N` repeats the whole section N times, for the spread between runs.
 	const repeats = [];
 	for (let run = 0; run < PEER_RUNS; run++) {
-		const peers = await measurePeers({ server, rounds: PLAN.peerRounds, bytesPerRun: PLAN.peerBytes, warmupBytes: PLAN.peerWarmupBytes, warmupRuns: PLAN.peerWarmupRuns, shortRequests: PLAN.shortRequests, log });
+		const peers = await measurePeers({ server, rounds: PLAN.peerRounds, bytesPerRun: PLAN.peerBytes, runCpuMs: PLAN.peerRunCpuMs, floorPairs: PLAN.peerFloorPairs, apis: PEER_APIS, sides: PEER_SIDES_WANTED, warmupBytes: PLAN.peerWarmupBytes, warmupRuns: PLAN.peerWarmupRuns, shortRequests: PLAN.shortRequests, log });
 		results.peers ??= peers;
 		repeats.push(peerRatios(peers));
 	}

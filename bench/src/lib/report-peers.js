@@ -23,6 +23,25 @@ export function fastestRival(sides, metric, higher) {
 	return best;
 }
 
+/**
+ * Ours ÷ floor of a streaming row: the median of the back-to-back pairs' ratios (see
+ * sections/peers.js), or, for results written before the pairs, the ratio of the two medians.
+ * @param {any} row
+ * @returns {number}
+ */
+export function oursOverFloor(row) {
+	return row.oursOverFloor?.median ?? row.sides.ours?.cpuMsPerMB?.median / row.sides.floor?.cpuMsPerMB?.median;
+}
+
+/** The paired ratio with its interquartile range, "1.21× (1.08–1.34)". @param {any} row */
+function fmtOverFloor(row) {
+	const summary = row.oursOverFloor;
+	if (!summary?.samples?.length) return fmtRatio(oursOverFloor(row));
+	const sorted = [...summary.samples].sort((a, b) => a - b);
+	const at = (/** @type {number} */ q) => sorted[Math.min(sorted.length - 1, Math.round(q * (sorted.length - 1)))];
+	return `${fmtRatio(summary.median)} (${fmt(at(0.25))}–${fmt(at(0.75))})`;
+}
+
 /** @param {any} entry */
 const cell = (entry, /** @type {string} */ metric) => {
 	if (!entry) return "–";
@@ -38,17 +57,16 @@ const cell = (entry, /** @type {string} */ metric) => {
 export function renderPeers(p, line) {
 	line(`## 9. Peers and the decoding floor (${p.rounds} rounds per cell, rotating order; machine load ${fmtSummary(p.load)})`);
 	line();
-	line(`Each side in a worker process of its own, on the same lengthened captures as section 3 (${fmt(p.bytesPerRun / 1e6)} MB or more per run, after a warm-up per side and cell of at least ${p.warmupRuns ?? 1} runs of ${fmt((p.warmupBytes ?? 0) / 1e6)} MB, continued until two consecutive runs cost within 15 % of each other (at most 12; the last column gives how many each side took), so that the figures are steady-state throughput rather than V8 still compiling; no forced \`gc()\` between runs, since node's is V8's memory-reducing collection, which left every side partly de-optimised for its next run) from one replay server process: ours, ${RIVALS.map((s) => PEERS[/** @type {keyof typeof PEERS} */ (s)].label).join(", ")}, and the floor (\`eventsource-parser\` plus one \`JSON.parse\` per event, no content built). pi-ai 1.6.0 is driven through its \`/compat\` entry (\`stream(model, context, { apiKey })\`, as 0.73.1); the AI SDK through \`streamText\` with \`createOpenAI().chat\` / \`.responses\`, \`createAnthropic\` and \`createGoogleGenerativeAI\`, reading \`fullStream\`. Content check: every library's last reply must hold the text, thinking and tool-argument characters (within 1 %) and tool calls ours holds (ours is held to the captures by the conformance suites); one that does not is marked **drops data** and is not counted as the fastest peer. Load is \`os.loadavg()[0]\` sampled before every run (median with min–max). Compare ratios within a row, not absolute values; the load column says how quiet the machine was.`);
+	line(`Each side in a worker process of its own, on the same lengthened captures as section 3 (runs sized so that the floor spends about ${p.runCpuMs ?? 0} ms of CPU on each, at least ${fmt(p.bytesPerRun / 1e6)} MB, in replies of at most 4 MB repeated over several requests; the MB/run column gives the size, the same for every side of a row; after a warm-up per side and cell of at least ${p.warmupRuns ?? 1} runs of ${fmt((p.warmupBytes ?? 0) / 1e6)} MB, continued until two consecutive runs cost within 15 % of each other (at most 12; the last column gives how many each side took), then one untimed run at the measured size, so that the figures are steady-state throughput rather than V8 still compiling; no forced \`gc()\` between runs, since node's is V8's memory-reducing collection, which left every side partly de-optimised for its next run) from one replay server process: ours, ${RIVALS.map((s) => PEERS[/** @type {keyof typeof PEERS} */ (s)].label).join(", ")}, and the floor (\`eventsource-parser\` plus one \`JSON.parse\` per event, no content built). pi-ai 1.6.0 is driven through its \`/compat\` entry (\`stream(model, context, { apiKey })\`, as 0.73.1); the AI SDK through \`streamText\` with \`createOpenAI().chat\` / \`.responses\`, \`createAnthropic\` and \`createGoogleGenerativeAI\`, reading \`fullStream\`. Content check: every library's last reply must hold the text, thinking and tool-argument characters (within 1 %) and tool calls ours holds (ours is held to the captures by the conformance suites); one that does not is marked **drops data** and is not counted as the fastest peer. Load is \`os.loadavg()[0]\` sampled before every run (median with min–max). Compare ratios within a row, not absolute values; the load column says how quiet the machine was.`);
 	line();
-	line(`CPU ms per MB of SSE (lower is better):`);
+	line(`CPU ms per MB of SSE (lower is better). "Ours ÷ floor" is not the ratio of the two columns beside it: it is the median ratio of ${p.floorPairs ?? "–"} back-to-back pairs of runs of ours and the floor alone, the order alternating, with the interquartile range of the pairs (the CPU cost of one and the same run moves by 2× over seconds on this machine, and the rotated rounds put seconds between ours and the floor).`);
 	line();
-	line(`| API | class | ours | ${RIVALS.map((s) => PEERS[/** @type {keyof typeof PEERS} */ (s)].label).join(" | ")} | floor | ours ÷ floor | fastest peer ÷ ours | load | warm-up runs (ours, ${RIVALS.map((s) => PEERS[/** @type {keyof typeof PEERS} */ (s)].label).join(", ")}, floor) |`);
-	line(`| --- | --- | --- | ${RIVALS.map(() => "---").join(" | ")} | --- | --- | --- | --- | --- |`);
+	line(`| API | class | ours | ${RIVALS.map((s) => PEERS[/** @type {keyof typeof PEERS} */ (s)].label).join(" | ")} | floor | ours ÷ floor | fastest peer ÷ ours | MB/run | load | warm-up runs (ours, ${RIVALS.map((s) => PEERS[/** @type {keyof typeof PEERS} */ (s)].label).join(", ")}, floor) |`);
+	line(`| --- | --- | --- | ${RIVALS.map(() => "---").join(" | ")} | --- | --- | --- | --- | --- | --- |`);
 	for (const row of p.streaming) {
 		const ours = row.sides.ours?.cpuMsPerMB?.median;
-		const floor = row.sides.floor?.cpuMsPerMB?.median;
 		const best = fastestRival(row.sides, "cpuMsPerMB", false);
-		line(`| ${row.api} | ${row.cls} | ${cell(row.sides.ours, "cpuMsPerMB")} | ${RIVALS.map((s) => cell(row.sides[s], "cpuMsPerMB")).join(" | ")} | ${cell(row.sides.floor, "cpuMsPerMB")} | ${fmtRatio(ours / floor)} | ${best ? `${fmtRatio(best.value / ours)} (${PEERS[/** @type {keyof typeof PEERS} */ (best.side)].label})` : "–"} | ${fmtSummary(row.load)} | ${row.warmupRuns ? ["ours", ...RIVALS, "floor"].map((side) => row.warmupRuns[side] ?? "–").join(", ") : "–"} |`);
+		line(`| ${row.api} | ${row.cls} | ${cell(row.sides.ours, "cpuMsPerMB")} | ${RIVALS.map((s) => cell(row.sides[s], "cpuMsPerMB")).join(" | ")} | ${cell(row.sides.floor, "cpuMsPerMB")} | ${fmtOverFloor(row)} | ${best ? `${fmtRatio(best.value / ours)} (${PEERS[/** @type {keyof typeof PEERS} */ (best.side)].label})` : "–"} | ${fmt(row.mbPerRun)} | ${fmtSummary(row.load)} | ${row.warmupRuns ? ["ours", ...RIVALS, "floor"].map((side) => row.warmupRuns[side] ?? "–").join(", ") : "–"} |`);
 	}
 	line();
 	line("† pi-ai (0.73.1 and 1.6.0) replaces streamed Responses text and reasoning with the `*.done` events' copies; on a lengthened body that copy is the capture's shorter original, so its final text is shorter. On a real reply both are equal: not counted as dropped data.");
@@ -88,7 +106,7 @@ export function peerRatios(p) {
 		streaming: p.streaming.map((/** @type {any} */ row) => {
 			const ours = row.sides.ours?.cpuMsPerMB?.median;
 			const best = fastestRival(row.sides, "cpuMsPerMB", false);
-			return { api: row.api, cls: row.cls, oursOverFloor: ours / row.sides.floor?.cpuMsPerMB?.median, fastestOverOurs: best ? best.value / ours : null };
+			return { api: row.api, cls: row.cls, oursOverFloor: oursOverFloor(row), fastestOverOurs: best ? best.value / ours : null };
 		}),
 		requests: p.requests.map((/** @type {any} */ row) => {
 			const best = fastestRival(row.sides, "requestsPerSec", true);
@@ -138,8 +156,7 @@ export function peerGoals(p) {
 	let worstFloor = 0;
 	for (const row of p.streaming) {
 		const ours = row.sides.ours?.cpuMsPerMB?.median;
-		const floor = row.sides.floor?.cpuMsPerMB?.median;
-		const ratio = ours / floor;
+		const ratio = oursOverFloor(row);
 		if (ratio > worstFloor) worstFloor = ratio;
 		if (!(ratio <= 1.5)) overFloor.push(`${row.api} ${row.cls} ${fmtRatio(ratio)}`);
 		const best = fastestRival(row.sides, "cpuMsPerMB", false);

@@ -15,9 +15,12 @@ const server = await startReplayServer({ chunking: { minChunkBytes: 4096, maxChu
 const cache = new Map();
 
 serveWorker({
-	/** @param {{ kind: "fixture" | "large-args" | "short", api?: any, cls?: any, targetBytes?: number, maxToolCalls?: number, argsBytes?: number, requests?: number, close?: boolean }} spec */
+	/**
+	 * Queues a body `requests` times (or as many times as make `totalBytes`, when given).
+	 * @param {{ kind: "fixture" | "large-args" | "short", api?: any, cls?: any, targetBytes?: number, totalBytes?: number, maxToolCalls?: number, argsBytes?: number, requests?: number, close?: boolean }} spec
+	 */
 	load(spec) {
-		const key = JSON.stringify({ ...spec, requests: undefined, close: undefined });
+		const key = JSON.stringify({ ...spec, requests: undefined, totalBytes: undefined, close: undefined });
 		let built = cache.get(key);
 		if (!built) {
 			built =
@@ -28,7 +31,7 @@ serveWorker({
 						: buildBody(spec.api, spec.cls, { targetBytes: /** @type {number} */ (spec.targetBytes), maxToolCalls: spec.maxToolCalls });
 			cache.set(key, built);
 		}
-		const requests = spec.requests ?? built.requests ?? 1;
+		const requests = spec.totalBytes ? Math.max(built.requests ?? 1, Math.ceil(spec.totalBytes / built.body.length)) : spec.requests ?? built.requests ?? 1;
 		server.reset();
 		// `close`: the server ends every connection after its reply, so each request opens a new one.
 		const extras = spec.close ? { headers: { connection: "close" } } : {};
