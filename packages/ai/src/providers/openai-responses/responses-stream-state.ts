@@ -19,8 +19,8 @@ export interface ResponsesResumePoint {
 
 /** One output item being streamed, keyed by its `output_index` (and its id). */
 type Entry =
-	| { kind: "text"; index: number; closed: boolean; itemId: string | undefined; hasText: boolean; streamedParts: Set<number>; carried: CarriedItems }
-	| { kind: "thinking"; index: number; closed: boolean; hasText: boolean; lastPart: string | undefined; streamedParts: Set<string>; carried: CarriedItems }
+	| { kind: "text"; index: number; closed: boolean; itemId: string | undefined; hasText: boolean; lastPart: number | undefined; streamedParts: Set<number>; carried: CarriedItems }
+	| { kind: "thinking"; index: number; closed: boolean; hasText: boolean; lastPart: number | undefined; streamedParts: Set<number>; carried: CarriedItems }
 	| { kind: "toolCall"; index: number; closed: boolean; argumentsSeen: boolean }
 	/** Items that are not content blocks: `web_search_call`, `file_search_call`, … (server-side tools). */
 	| { kind: "other"; closed: boolean };
@@ -36,7 +36,20 @@ interface CarriedItems {
 	item?: ResponsesOutputItem;
 }
 /** Events about the response as a whole; every other event is output. */
-const LIFECYCLE_EVENTS: ReadonlySet<string> = new Set(["response.created", "response.queued", "response.in_progress"]);
+function isLifecycle(type: string): boolean {
+	return type === "response.created" || type === "response.queued" || type === "response.in_progress";
+}
+
+/**
+ * The key of a part of a reasoning item: summary parts are 0, 1, …; raw reasoning text parts
+ * (`content_index`) are -1, -2, …, so that both kinds share one number space.
+ */
+function summaryPart(index: number | undefined): number {
+	return index ?? 0;
+}
+function contentPart(index: number | undefined): number {
+	return -1 - (index ?? 0);
+}
 
 /** Between two summary parts (or reasoning text parts) of one reasoning item. */
 export const REASONING_PART_SEPARATOR = "\n\n";
@@ -146,7 +159,7 @@ export class ResponsesStreamState {
 			if (this.resumed && this.lastSequenceNumber !== undefined && event.sequence_number <= this.lastSequenceNumber) return;
 			this.lastSequenceNumber = event.sequence_number;
 		}
-		if (!LIFECYCLE_EVENTS.has(event.type)) this.outputSeen = true;
+		if (!isLifecycle(event.type)) this.outputSeen = true;
 		else if (!this.outputSeen && typeof event.sequence_number === "number") this.resumeAfter = event.sequence_number;
 		switch (event.type) {
 			case "response.created":
@@ -168,16 +181,16 @@ export class ResponsesStreamState {
 				this.textDone(event, event.refusal);
 				return;
 			case "response.reasoning_summary_text.delta":
-				this.appendReasoning(event, `summary:${event.summary_index ?? 0}`, event.delta);
+				this.appendReasoning(event, summaryPart(event.summary_index), event.delta);
 				return;
 			case "response.reasoning_summary_text.done":
-				this.reasoningDone(event, `summary:${event.summary_index ?? 0}`, event.text);
+				this.reasoningDone(event, summaryPart(event.summary_index), event.text);
 				return;
 			case "response.reasoning_text.delta":
-				this.appendReasoning(event, `content:${event.content_index ?? 0}`, event.delta);
+				this.appendReasoning(event, contentPart(event.content_index), event.delta);
 				return;
 			case "response.reasoning_text.done":
-				this.reasoningDone(event, `content:${event.content_index ?? 0}`, event.text);
+				this.reasoningDone(event, contentPart(event.content_index), event.text);
 				return;
 			case "response.function_call_arguments.delta":
 				this.appendArguments(event, event.delta);
@@ -275,7 +288,7 @@ export class ResponsesStreamState {
 			const signature = item.id ? encodeTextSignature({ id: item.id, phase: item.phase ?? undefined }) : undefined;
 			const carried = this.takePending();
 			const withItems = item.id ? encodeTextSignature({ id: item.id, phase: item.phase ?? undefined, before: carried.before }) : signature;
-			entry = { kind: "text", index: this.builder.startText(withItems), closed: false, itemId: item.id, hasText: false, streamedParts: new Set(), carried };
+			entry = { kind: "text", index: this.builder.startText(withItems), closed: false, itemId: item.id, hasText: false, lastPart: undefined, streamedParts: new Set(), carried };
 			this.lastCarrier = entry;
 		} else if (item.type === "reasoning") {
 			const carried = this.takePending();
@@ -297,7 +310,10 @@ export class ResponsesStreamState {
 		const entry = this.lookup(event) ?? this.implicitMessage(event);
 		if (!entry || entry.kind !== "text" || entry.closed || !delta) return;
 		entry.hasText = true;
-		entry.streamedParts.add(part);
+		if (entry.lastPart !== part) {
+			entry.lastPart = part;
+			entry.streamedParts.add(part);
+		}
 		this.builder.appendText(entry.index, delta);
 	}
 
@@ -314,17 +330,19 @@ export class ResponsesStreamState {
 		return this.openItem(event.output_index, { type: "message", id: event.item_id });
 	}
 
-	private appendReasoning(event: ResponsesStreamEvent, part: string, delta: string | undefined): void {
+	private appendReasoning(event: ResponsesStreamEvent, part: number, delta: string | undefined): void {
 		const entry = this.lookup(event) ?? this.implicitReasoning(event);
 		if (!entry || entry.kind !== "thinking" || entry.closed || !delta) return;
 		const separate = entry.hasText && entry.lastPart !== undefined && entry.lastPart !== part;
 		entry.hasText = true;
-		entry.lastPart = part;
-		entry.streamedParts.add(part);
+		if (entry.lastPart !== part) {
+			entry.lastPart = part;
+			entry.streamedParts.add(part);
+		}
 		this.builder.appendThinking(entry.index, separate ? REASONING_PART_SEPARATOR + delta : delta);
 	}
 
-	private reasoningDone(event: ResponsesStreamEvent, part: string, text: string | undefined): void {
+	private reasoningDone(event: ResponsesStreamEvent, part: number, text: string | undefined): void {
 		const entry = this.lookup(event);
 		if (entry?.kind === "thinking" && !entry.streamedParts.has(part)) this.appendReasoning(event, part, text);
 	}
