@@ -75,7 +75,7 @@ async function measure({ server, workers, floor, runs, refRunsAt100k, parserRuns
 		log(`large args ${size} B: ours ${row.ours.median.toFixed(1)} ms (CPU ${(row.oursCpu.median / row.floorCpu.median).toFixed(2)}× the floor)${row.ref ? `, ref ${row.ref.median.toFixed(0)} ms (${row.ref.runs} runs)` : ", ref not measured"}`);
 	}
 	const at = (/** @type {number} */ size) => rows.find((r) => r.argsBytes === size);
-	const parser = await runWorkerOnce("json-parser.js", [String(parserRuns), "1000000", "10000000"], { execArgv: ["--expose-gc"] });
+	const parser = await runWorkerOnce("json-parser.js", [String(parserRuns), "1000000", "10000000"]);
 	const parserResult = {
 		oneMB: { streaming: summarize(parser["1000000"].streamingMs), jsonParse: summarize(parser["1000000"].jsonParseMs), chars: parser["1000000"].chars },
 		tenMB: { streaming: summarize(parser["10000000"].streamingMs), jsonParse: summarize(parser["10000000"].jsonParseMs), chars: parser["10000000"].chars },
