@@ -154,6 +154,9 @@ async function* attempt_(request: EventStreamRequest, body: string | undefined):
 				})
 			: undefined;
 	let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+	let nextRead: Promise<ReadableStreamReadResult<Uint8Array>> | undefined;
+	// Cleared when the attempt fails: only a caller that stopped reading gets its body drained.
+	let stoppedByCaller = true;
 	const parserReady = loadParser();
 	parserReady.catch(() => {}); // awaited once the response is in; a failed request never gets there
 	try {
@@ -190,7 +193,7 @@ async function* attempt_(request: EventStreamRequest, body: string | undefined):
 			next.catch(() => {}); // handled where it is awaited; this only keeps it from counting as unhandled meanwhile
 			return next;
 		};
-		let nextRead = read();
+		nextRead = read();
 		let events: ServerSentEvent[] = [];
 		// The parser's own message objects are handed on as they are: a copy per event would be
 		// garbage on the hottest path (Anthropic and OpenAI send an event per token).
@@ -231,11 +234,53 @@ async function* attempt_(request: EventStreamRequest, body: string | undefined):
 		}
 		if (events.length > 0) yield events;
 		reader = undefined;
+	} catch (error) {
+		stoppedByCaller = false;
+		throw error;
 	} finally {
 		timer?.clear();
 		userSignal?.removeEventListener("abort", onAbort);
-		// Cancelling an unfinished body releases the socket back (or closes it).
-		if (reader) reader.cancel().catch(() => {});
+		if (reader) {
+			// The caller left after the provider's final event: what follows it (the end of the body,
+			// a `[DONE]`) is usually on its way, and a body read to its end keeps the connection for the
+			// next request. A failed or aborted attempt is cancelled at once.
+			if (stoppedByCaller && nextRead && !controller.signal.aborted) void drainBody(reader, nextRead);
+			else reader.cancel().catch(() => {});
+		}
+	}
+}
+
+/** How long a body the caller no longer reads is given to end before it is cancelled. */
+const DRAIN_MS = 500;
+/** How much of it is read at most. */
+const DRAIN_LIMIT_BYTES = 65_536;
+
+/**
+ * Reads the rest of a body nobody wants, so that it can end by itself: `fetch` closes the
+ * connection of a cancelled body, and the next request to the same server then opens a new one
+ * (a new TLS handshake, in production). Cancels it after {@link DRAIN_MS} or
+ * {@link DRAIN_LIMIT_BYTES}; never throws. `pending` is the read already requested.
+ */
+async function drainBody(reader: ReadableStreamDefaultReader<Uint8Array>, pending: Promise<ReadableStreamReadResult<Uint8Array>>): Promise<void> {
+	const cancel = () => reader.cancel().catch(() => {});
+	const deadline = setTimeout(cancel, DRAIN_MS);
+	// A server that keeps the body open must not keep a process alive that has nothing else to do.
+	(deadline as { unref?: () => void }).unref?.();
+	try {
+		let bytes = 0;
+		for (let read = pending; ; read = reader.read()) {
+			const chunk = await read;
+			if (chunk.done) return;
+			bytes += chunk.value.byteLength;
+			if (bytes > DRAIN_LIMIT_BYTES) {
+				await cancel();
+				return;
+			}
+		}
+	} catch {
+		// The body failed or was cancelled: there is nothing left to release.
+	} finally {
+		clearTimeout(deadline);
 	}
 }
 

@@ -101,6 +101,11 @@ export interface ReplayServer {
 	readonly preflights: readonly RecordedRequest[];
 	/** How many scripted responses are still waiting for a request. */
 	readonly pendingResponses: number;
+	/**
+	 * How many TCP connections the server has accepted so far: with keep-alive, consecutive
+	 * requests of one client share one. `reset()` does not clear it.
+	 */
+	readonly connections: number;
 	/** The served cassette (its interactions, mismatches, unused recordings); `undefined` without one. */
 	readonly cassette: CassetteState | undefined;
 	/**
@@ -210,7 +215,9 @@ export async function startReplayServer(options: ReplayServerOptions = {}): Prom
 			send(response);
 		});
 	});
+	let connections = 0;
 	server.on("connection", (socket: Socket) => {
+		connections++;
 		sockets.add(socket);
 		socket.on("close", () => sockets.delete(socket));
 	});
@@ -233,6 +240,9 @@ export async function startReplayServer(options: ReplayServerOptions = {}): Prom
 		port,
 		requests,
 		preflights,
+		get connections() {
+			return connections;
+		},
 		get pendingResponses() {
 			return queue.length;
 		},
