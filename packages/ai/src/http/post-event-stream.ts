@@ -155,8 +155,6 @@ async function* attempt_(request: EventStreamRequest, body: string | undefined):
 			: undefined;
 	let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
 	let nextRead: Promise<ReadableStreamReadResult<Uint8Array>> | undefined;
-	// Cleared when the attempt fails: only a caller that stopped reading gets its body drained.
-	let stoppedByCaller = true;
 	const parserReady = loadParser();
 	parserReady.catch(() => {}); // awaited once the response is in; a failed request never gets there
 	try {
@@ -235,18 +233,18 @@ async function* attempt_(request: EventStreamRequest, body: string | undefined):
 		if (events.length > 0) yield events;
 		reader = undefined;
 	} catch (error) {
-		stoppedByCaller = false;
+		// A failed attempt's body is cancelled at once.
+		reader?.cancel().catch(() => {});
+		reader = undefined;
 		throw error;
 	} finally {
 		timer?.clear();
 		userSignal?.removeEventListener("abort", onAbort);
-		if (reader) {
-			// The caller left after the provider's final event: what follows it (the end of the body,
-			// a `[DONE]`) is usually on its way, and a body read to its end keeps the connection for the
-			// next request. A failed or aborted attempt is cancelled at once.
-			if (stoppedByCaller && nextRead && !controller.signal.aborted) void drainBody(reader, nextRead);
-			else reader.cancel().catch(() => {});
-		}
+		// Still set: the caller left after the provider's final event. What follows that event (the
+		// end of the body, a `[DONE]`) is usually on its way, and a body read to its end keeps the
+		// connection for the next request. An aborted one is cancelled at once.
+		if (reader && nextRead && !controller.signal.aborted) void drainBody(reader, nextRead);
+		else reader?.cancel().catch(() => {});
 	}
 }
 

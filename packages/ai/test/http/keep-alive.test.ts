@@ -2,9 +2,13 @@
  * Consecutive requests to one server share one keep-alive connection. Anthropic, Responses and
  * Completions replies are left as soon as the provider's final event is handled; `fetch` closes
  * the connection of a body cancelled before its end, so the HTTP seam reads what is left of it
- * (the body's end, a `[DONE]`) instead, and cancels only a body that does not end soon after.
+ * (the body's end, a `[DONE]`) instead, and cancels only a body that does not end soon after
+ * (500 ms) or goes on for long (64 KB).
  */
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { postEventStreamBatches } from "../../src/http/post-event-stream.js";
 import { streamAnthropic } from "../../src/providers/anthropic-messages.js";
 import { streamGoogle } from "../../src/providers/google-generative-ai.js";
 import { streamOpenAICompletions } from "../../src/providers/openai-completions.js";
@@ -62,3 +66,57 @@ for (const [api, run] of Object.entries(CASES)) {
 		});
 	});
 }
+
+describe("postEventStreamBatches: the rest of a body the caller left", () => {
+	let http: Server;
+	let url: string;
+	let connections = 0;
+	let closed: Promise<void>;
+	let onClosed: () => void;
+
+	beforeEach(async () => {
+		connections = 0;
+		closed = new Promise((resolve) => (onClosed = resolve));
+		http = createServer((request, response) => {
+			response.writeHead(200, { "content-type": "text/event-stream" });
+			response.write("data: final\n\n");
+			if (request.url === "/stall") {
+				request.socket.once("close", () => onClosed());
+				return; // never ends
+			}
+			// A tail of comments, far beyond what the drain reads, then the end.
+			response.end(": pad\n".repeat(200_000));
+		});
+		http.on("connection", () => connections++);
+		await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+		url = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+	});
+	afterEach(async () => {
+		http.closeAllConnections();
+		await new Promise((resolve) => http.close(resolve));
+	});
+
+	/** Makes one request and leaves after its first batch of events, as a provider does at its final event. */
+	async function leaveAfterFirstEvent(path: string): Promise<string[]> {
+		for await (const batch of postEventStreamBatches({ url: `${url}${path}`, headers: {}, body: {}, maxRetries: 0 })) {
+			return batch.map((event) => event.data);
+		}
+		return [];
+	}
+
+	it("cancels a body that does not end, once the drain's deadline passed", async () => {
+		expect(await leaveAfterFirstEvent("/stall")).toEqual(["final"]);
+		// Without the deadline the connection would stay open and this would never resolve.
+		await closed;
+	});
+
+	it("cancels a tail longer than the drain reads instead of reading it to its end", async () => {
+		for (let i = 0; i < 3; i++) {
+			expect(await leaveAfterFirstEvent("/tail")).toEqual(["final"]);
+			// Time for a drain that read the whole 1.2 MB to hand its connection back.
+			await new Promise((resolve) => setTimeout(resolve, 100));
+		}
+		// Each cancelled body closed its connection.
+		expect(connections).toBeGreaterThanOrEqual(3);
+	});
+});
