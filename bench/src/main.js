@@ -82,7 +82,7 @@ async function section(/** @type {string} */ name, /** @type {() => Promise<void
 }
 
 const server = new Worker("replay-server.js");
-const streamWorkers = { ours: new Worker("stream-worker.js", ["ours"], ["--expose-gc"]), ref: new Worker("stream-worker.js", ["ref"], ["--expose-gc"]) };
+const streamWorkers = { ours: new Worker("stream-worker.js", ["ours"]), ref: new Worker("stream-worker.js", ["ref"]) };
 
 await section("cold", async () => {
 	results.coldStart = await measureColdStart({ rounds: PLAN.coldRounds, log });

@@ -11,6 +11,11 @@ import { PEER_SIDES, missingContent, rotated } from "../lib/peers.js";
 import { APIS } from "../lib/sse-bodies.js";
 import { summarize } from "../lib/stats.js";
 
+/** What a failed run is reported as: the first line of its error. @param {unknown} error */
+function firstLine(error) {
+	return String(error instanceof Error ? error.message : error).split("\n")[0] ?? "failed";
+}
+
 /** The most warm-up runs a side gets per cell, however unsteady its figures still are. */
 const MAX_WARMUP_RUNS = 12;
 
@@ -85,7 +90,7 @@ export async function measurePeers({ server, rounds, bytesPerRun, runCpuMs, floo
 							if (run + 1 >= warmupRuns && Math.abs(cost - previous) <= 0.15 * Math.min(cost, previous)) break;
 							previous = cost;
 						} catch (error) {
-							failed[side] = String(error instanceof Error ? error.message : error).split("\n")[0] ?? "failed";
+							failed[side] = firstLine(error);
 						}
 					}
 				}
@@ -95,7 +100,7 @@ export async function measurePeers({ server, rounds, bytesPerRun, runCpuMs, floo
 					if (failed[side]) continue;
 					const settle = await server.call("load", runSpec);
 					await workers[side]?.call("run", { api, url: settle.url, requests: settle.requests }).catch((/** @type {unknown} */ error) => {
-						failed[side] = String(error instanceof Error ? error.message : error).split("\n")[0] ?? "failed";
+						failed[side] = firstLine(error);
 					});
 				}
 				let info;
@@ -112,7 +117,7 @@ export async function measurePeers({ server, rounds, bytesPerRun, runCpuMs, floo
 							samples[side]?.evs.push((info.eventsPerRequest * info.requests) / (result.wallMs / 1000));
 							/** @type {any} */ (samples[side]).summary = result.summary;
 						} catch (error) {
-							failed[side] = String(error instanceof Error ? error.message : error).split("\n")[0] ?? "failed";
+							failed[side] = firstLine(error);
 						}
 					}
 				}
@@ -127,7 +132,7 @@ export async function measurePeers({ server, rounds, bytesPerRun, runCpuMs, floo
 							const result = await workers[side]?.call("run", { api, url: run.url, requests: run.requests });
 							cost[side] = result.cpuMs / ((run.bodyBytes * run.requests) / 1e6);
 						} catch (error) {
-							failed[side] = String(error instanceof Error ? error.message : error).split("\n")[0] ?? "failed";
+							failed[side] = firstLine(error);
 						}
 					}
 					if (cost.ours !== undefined && cost.floor !== undefined) pairRatios.push(cost.ours / cost.floor);
@@ -180,7 +185,7 @@ export async function measurePeers({ server, rounds, bytesPerRun, runCpuMs, floo
 								samples[side]?.cpu.push(result.cpuMs / info.requests);
 								/** @type {any} */ (samples[side]).summary = result.summary;
 							} catch (error) {
-								failed[side] = String(error instanceof Error ? error.message : error).split("\n")[0] ?? "failed";
+								failed[side] = firstLine(error);
 							}
 						}
 					}

@@ -29,10 +29,6 @@ serveWorker({
 		const cpu = process.cpuUsage(cpu0);
 		return { wallMs, cpuMs: (cpu.user + cpu.system) / 1000, libraryEvents: events, summary };
 	},
-	gc() {
-		globalThis.gc?.();
-		return true;
-	},
 });
 
 /** @param {string} which */

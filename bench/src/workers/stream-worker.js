@@ -53,9 +53,4 @@ serveWorker({
 		}
 		return { wallMs, cpuMs: (cpu.user + cpu.system) / 1000, libraryEvents: events, summary };
 	},
-	/** Forces a full GC between measurements when --expose-gc is on, so one run's garbage is not billed to the next. */
-	gc() {
-		globalThis.gc?.();
-		return true;
-	},
 });
