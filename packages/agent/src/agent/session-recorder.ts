@@ -86,6 +86,18 @@ export class SessionRecorder {
 		}
 	}
 
+	/** Where the transcript's next entry attaches (see `parentFor`): the end of its path in the session. */
+	attachPoint(messages: readonly AgentMessage[]): string | null {
+		return this.parentFor(messages);
+	}
+
+	/** Appends entries that are not messages (approval records) at the end of the transcript's path, in one append. */
+	async appendRecords(messages: readonly AgentMessage[], inputs: readonly SessionEntryInput[]): Promise<void> {
+		const parentId = this.parentFor(messages);
+		if (parentId !== this.session.leafId) this.recorded = this.settingsAt(parentId);
+		await this.session.append(inputs, { parentId });
+	}
+
 	/**
 	 * Records a compaction the agent made: appends a `compaction` entry at the end of the
 	 * transcript's path, whose `firstKeptEntryId` is the entry of `firstKept` (the first message

@@ -7,9 +7,11 @@ import {
 	validateToolArguments,
 } from "@pi/ai";
 import type { LoopRun } from "./loop-run-state.js";
+import { toolNeedsApproval } from "./needs-approval.js";
+import { closedCallResult } from "./open-tool-calls.js";
 import { errorText, guard } from "./run-failure.js";
 import { untilAborted } from "./until-aborted.js";
-import type { AgentTool, AgentToolResult, AgentToolUpdateCallback } from "../types.js";
+import type { AgentTool, AgentToolResult, AgentToolUpdateCallback, OpenToolCall } from "../types.js";
 
 /** The text of the result of a tool call cut short by an abort. */
 export const TOOL_ABORTED_TEXT = "Tool execution was aborted.";
@@ -28,6 +30,10 @@ interface CallState {
 	outcome: { result: AgentToolResult<unknown>; isError: boolean } | undefined;
 	/** The tool-result message, once delivered. */
 	message: ToolResultMessage | undefined;
+	/** In a batch an earlier run left open: what to do with the call. */
+	open: OpenToolCall | undefined;
+	/** Waits for a person's approval: it neither runs nor gets a result in this run. */
+	awaiting: boolean;
 }
 
 /** The tool calls of one assistant message while they run: what a failing run must close. */
@@ -42,10 +48,14 @@ export interface ToolBatch {
 	unlink: () => void;
 }
 
-/** What a batch produced: its tool-result messages in call order, and whether every result asked to stop. */
+/**
+ * What a batch produced: its tool-result messages in call order, whether every call's result
+ * asked to stop, and how many calls wait for approval (they have no result yet).
+ */
 export interface BatchOutcome {
 	results: ToolResultMessage[];
 	terminate: boolean;
+	awaiting: number;
 }
 
 type Settled = { kind: "result"; value: unknown } | { kind: "error"; error: unknown } | { kind: "aborted" };
@@ -64,17 +74,32 @@ type Settled = { kind: "result"; value: unknown } | { kind: "error"; error: unkn
  *   `tool_execution_end` comes in completion order, tool-result messages in call order.
  * - An abort gives every unfinished call an aborted result at once, without waiting for tools
  *   that ignore the signal.
+ * - A call whose tool `needsApproval` (checked after validation, before `beforeToolCall`) gets a
+ *   `tool_approval_request` event instead of its execution events and result; it is counted in
+ *   `awaiting`.
+ * - With `open` (a batch an earlier run left open, see `openToolCalls`), only those calls are
+ *   handled: approved ones run without asking again, rejected and interrupted ones get their
+ *   error results with the usual events, pending ones are left waiting.
  */
-export async function executeToolCalls(run: LoopRun, assistantMessage: AssistantMessage): Promise<BatchOutcome> {
+export async function executeToolCalls(run: LoopRun, assistantMessage: AssistantMessage, open?: readonly OpenToolCall[]): Promise<BatchOutcome> {
 	const controller = new AbortController();
 	const forwardAbort = () => controller.abort(run.signal?.reason);
 	if (run.aborted) forwardAbort();
 	else run.signal?.addEventListener("abort", forwardAbort, { once: true });
-	const calls: CallState[] = [];
-	for (const block of assistantMessage.content) {
-		if (block.type !== "toolCall") continue;
-		calls.push({ call: block, tool: undefined, args: undefined, started: false, ready: false, outcome: undefined, message: undefined });
-	}
+	const fresh = (call: ToolCall, openCall?: OpenToolCall): CallState => ({
+		call,
+		tool: undefined,
+		args: undefined,
+		started: false,
+		ready: false,
+		outcome: undefined,
+		message: undefined,
+		open: openCall,
+		awaiting: false,
+	});
+	const calls: CallState[] = open
+		? open.map((openCall) => fresh(openCall.toolCall, openCall))
+		: assistantMessage.content.flatMap((block) => (block.type === "toolCall" ? [fresh(block)] : []));
 	const batch: ToolBatch = {
 		assistantMessage,
 		calls,
@@ -112,9 +137,9 @@ export async function executeToolCalls(run: LoopRun, assistantMessage: Assistant
 	batch.unlink();
 	run.batch = undefined;
 	run.events.onDetachedFailure = undefined;
-	const results = calls.map((state) => state.message as ToolResultMessage);
+	const results = calls.flatMap((state) => (state.message ? [state.message] : []));
 	const terminate = calls.length > 0 && calls.every((state) => state.outcome?.result.terminate === true);
-	return { results, terminate };
+	return { results, terminate, awaiting: calls.filter((state) => state.awaiting).length };
 }
 
 /**
@@ -145,28 +170,35 @@ export async function closeToolBatch(run: LoopRun, batch: ToolBatch, reason: str
 	}
 }
 
-/** Emits the start, then finds the tool, validates the arguments and asks `beforeToolCall`. */
+/**
+ * Finds the tool, validates the arguments and asks `needsApproval`, then emits the start and
+ * asks `beforeToolCall`. A call of an open batch that is not approved only gets its start and
+ * its error result (or, pending, nothing).
+ */
 async function prepare(run: LoopRun, batch: ToolBatch, state: CallState): Promise<void> {
-	const { call } = state;
-	state.started = true;
-	await run.events.emit({ type: "tool_execution_start", toolCallId: call.id, toolName: call.name, args: call.arguments });
-	if (batch.controller.signal.aborted) return settle(run, state, textResult(TOOL_ABORTED_TEXT), true);
-
-	const tools = run.context.tools ?? [];
-	const tool = tools.find((candidate) => candidate.name === call.name);
-	if (!tool) {
-		const names = tools.map((candidate) => `"${candidate.name}"`).join(", ") || "none";
-		return settle(run, state, textResult(`Tool "${call.name}" not found. Available tools: ${names}.`), true);
+	const { call, open } = state;
+	if (open && open.status !== "approved") {
+		if (open.status === "pending") {
+			state.awaiting = true;
+			return;
+		}
+		await start(run, state);
+		return settle(run, state, closedCallResult(open), true);
 	}
-	state.tool = tool;
-	try {
-		const raw = tool.prepareArguments ? tool.prepareArguments(call.arguments) : call.arguments;
-		await preloadToolValidator();
-		state.args = validateToolArguments(tool, { ...call, arguments: raw as Record<string, unknown> });
-	} catch (error) {
-		// The model gets the validator's `path: problem` lines and can retry; `execute` never runs.
-		return settle(run, state, textResult(errorText(error)), true);
+	const signal = batch.controller.signal;
+	let problem = signal.aborted ? TOOL_ABORTED_TEXT : await resolveArguments(run, state);
+	if (problem === undefined && !open && state.tool?.needsApproval) {
+		const raced = await untilAborted(toolNeedsApproval(state.tool, call.id, state.args, run.context.messages), signal);
+		if (batch.closed) return;
+		if (raced.aborted) problem = TOOL_ABORTED_TEXT;
+		else if (raced.value) {
+			state.awaiting = true;
+			await run.events.emit({ type: "tool_approval_request", toolCallId: call.id, toolName: call.name, args: call.arguments });
+			return;
+		}
 	}
+	await start(run, state);
+	if (problem !== undefined) return settle(run, state, textResult(problem), true);
 
 	const beforeToolCall = run.config.beforeToolCall;
 	if (beforeToolCall) {
@@ -188,6 +220,33 @@ async function prepare(run: LoopRun, batch: ToolBatch, state: CallState): Promis
 	}
 	if (batch.controller.signal.aborted) return settle(run, state, textResult(TOOL_ABORTED_TEXT), true);
 	state.ready = true;
+}
+
+/** Emits the call's `tool_execution_start`. */
+async function start(run: LoopRun, state: CallState): Promise<void> {
+	state.started = true;
+	await run.events.emit({ type: "tool_execution_start", toolCallId: state.call.id, toolName: state.call.name, args: state.call.arguments });
+}
+
+/** Finds the call's tool and validates its arguments; returns the error text for the model, if any. */
+async function resolveArguments(run: LoopRun, state: CallState): Promise<string | undefined> {
+	const { call } = state;
+	const tools = run.context.tools ?? [];
+	const tool = tools.find((candidate) => candidate.name === call.name);
+	if (!tool) {
+		const names = tools.map((candidate) => `"${candidate.name}"`).join(", ") || "none";
+		return `Tool "${call.name}" not found. Available tools: ${names}.`;
+	}
+	state.tool = tool;
+	try {
+		const raw = tool.prepareArguments ? tool.prepareArguments(call.arguments) : call.arguments;
+		await preloadToolValidator();
+		state.args = validateToolArguments(tool, { ...call, arguments: raw as Record<string, unknown> });
+		return undefined;
+	} catch (error) {
+		// The model gets the validator's `path: problem` lines and can retry; `execute` never runs.
+		return errorText(error);
+	}
 }
 
 /** Runs a prepared call, then `afterToolCall`, then emits `tool_execution_end`. */

@@ -79,6 +79,39 @@ export interface CompactionEntry<T = unknown> extends SessionEntryBase {
 }
 
 /**
+ * A tool call that needs a person's approval (see docs/approvals.md). Appended by the agent
+ * after the assistant message that made the call; with no decision after it, the call is pending.
+ */
+export interface ToolApprovalRequestEntry extends SessionEntryBase {
+	type: "tool_approval_request";
+	toolCallId: string;
+	toolName: string;
+	/** The call's arguments, as the model gave them. */
+	arguments: Record<string, unknown>;
+}
+
+/** A person's decision on a requested tool call. */
+export interface ToolApprovalDecisionEntry extends SessionEntryBase {
+	type: "tool_approval_decision";
+	toolCallId: string;
+	approved: boolean;
+	/** Why, in the person's words; a rejection's reason reaches the model. */
+	reason?: string;
+}
+
+/**
+ * An approved tool call is about to run: appended before its `execute`, so that a process that
+ * stops while it runs leaves the call interrupted on resume, never run twice.
+ */
+export interface ToolApprovalRunEntry extends SessionEntryBase {
+	type: "tool_approval_run";
+	toolCallId: string;
+}
+
+/** The entries of a tool call's approval: request, decision, and the start of an approved run. */
+export type ToolApprovalEntry = ToolApprovalRequestEntry | ToolApprovalDecisionEntry | ToolApprovalRunEntry;
+
+/**
  * An entry of a session's log. Entries of other types (from pi's files, or newer versions) are
  * kept in the log as they are and ignored by `buildContext`.
  */
@@ -89,7 +122,8 @@ export type SessionEntry =
 	| SystemPromptChangeEntry
 	| LabelEntry
 	| CustomEntry
-	| CompactionEntry;
+	| CompactionEntry
+	| ToolApprovalEntry;
 
 /** The `type` values of {@link SessionEntry}. */
 export type SessionEntryType = SessionEntry["type"];
@@ -105,6 +139,12 @@ type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K>
  * ```
  */
 export type SessionEntryInput = DistributiveOmit<SessionEntry, "id" | "parentId" | "timestamp">;
+
+/**
+ * A tool call's approval record, as an agent keeps it in memory or appends it to its session:
+ * a {@link ToolApprovalEntry} without the fields the session fills in.
+ */
+export type ToolApprovalRecord = DistributiveOmit<ToolApprovalEntry, "id" | "parentId" | "timestamp">;
 
 /** A model named by a session: the catalog key of `getModel(provider, modelId)`. */
 export interface SessionModelRef {
