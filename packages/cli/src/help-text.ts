@@ -27,6 +27,7 @@ Options
       --no-session   keep nothing of this conversation
       --tool NAME    give the model a built-in tool (calculator); repeatable
       --tools FILE   give the model the tools a module exports; repeatable
+      --approve      ask y/n before each tool call runs (off a terminal, calls are refused)
       --no-thinking  do not show the model's thinking
       --json         one JSON event per line on standard output, then the result
   -q, --quiet        no usage, cost and time line on standard error

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { loadFixture, type ReplayServer, sseResponse, startReplayServer } from "@pi/ai/testing";
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from "vitest";
 import { runCli, type TempHome, tempHome } from "./helpers/run-cli.js";
+import { toolCallStream } from "./helpers/tool-call-stream.js";
 
 let server: ReplayServer;
 let home: TempHome;
@@ -16,20 +17,6 @@ beforeEach(() => {
 	home = tempHome();
 });
 afterEach(() => home.remove());
-
-/** A Chat Completions stream asking for one tool call (written by hand: no capture calls the calculator). */
-function toolCallStream(name: string, args: object): string {
-	const chunk = (delta: object, finish: string | null = null) =>
-		`data: ${JSON.stringify({ id: "c1", object: "chat.completion.chunk", model: "m", choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
-	const text = JSON.stringify(args);
-	return [
-		chunk({ role: "assistant", content: null, tool_calls: [{ index: 0, id: "call_1", type: "function", function: { name, arguments: "" } }] }),
-		chunk({ tool_calls: [{ index: 0, function: { arguments: text.slice(0, 5) } }] }),
-		chunk({ tool_calls: [{ index: 0, function: { arguments: text.slice(5) } }] }),
-		chunk({}, "tool_calls"),
-		"data: [DONE]\n\n",
-	].join("");
-}
 
 /** The tool-result messages a request sent back to the model. */
 function toolResults(index: number): { role: string; content: unknown; tool_call_id?: string }[] {

@@ -12,6 +12,7 @@ import { parseArguments } from "../parse-arguments.js";
 import { readAllStdin } from "../read-input.js";
 import { ReplyPrinter } from "../reply-printer.js";
 import { createStyle } from "../terminal/style.js";
+import { settleApprovals, withApproval } from "../tools/ask-approvals.js";
 import { builtinTool, loadToolsModule } from "../tools/load-tools.js";
 import { sumUsage, usageLine } from "../usage-summary.js";
 
@@ -26,6 +27,7 @@ export const PROMPT_OPTIONS = {
 	"no-session": { type: "boolean" },
 	tool: { type: "string", multiple: true },
 	tools: { type: "string", multiple: true },
+	approve: { type: "boolean" },
 	"no-thinking": { type: "boolean" },
 	json: { type: "boolean" },
 	quiet: { type: "boolean", short: "q" },
@@ -60,7 +62,8 @@ export async function promptCommand(argv: string[]): Promise<number> {
 	const request: ConversationRequest = { continueLast: values.continue === true, sessionRef: values.session, noSession: values["no-session"] === true };
 	checkConversationFlags(request);
 	const images: ImageContent[] = (values.attach ?? []).map(readImageAttachment);
-	const tools = await collectTools(values.tool ?? [], values.tools ?? []);
+	const collected = await collectTools(values.tool ?? [], values.tools ?? []);
+	const tools = values.approve ? withApproval(collected) : collected;
 	const continued = await openContinued(request);
 	try {
 		const chosen = chooseModel({ spec: values.model, baseUrl: values["base-url"], resumedModel: continued?.resumedModel });
@@ -121,6 +124,8 @@ async function runPrompt(
 	const before = agent.state.messages.length;
 	try {
 		await agent.prompt(text, images);
+		// Calls that need approval: asked about one by one, then the run goes on (see ask-approvals.ts).
+		if (!interrupted && !(await settleApprovals(agent))) interrupted = true;
 	} finally {
 		process.off("SIGINT", onInterrupt);
 		if (printer instanceof ReplyPrinter) printer.finish();

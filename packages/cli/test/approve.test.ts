@@ -1,0 +1,80 @@
+/**
+ * `--approve`: each tool call waits for a y/n typed at the terminal (a real one, tmux); off a
+ * terminal the calls are refused, saying why, and the model is told.
+ */
+import { join } from "node:path";
+import { loadFixture, type ReplayServer, sseResponse, startReplayServer } from "@pi/ai/testing";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { runCli, type TempHome, tempHome } from "./helpers/run-cli.js";
+import { installShim, Terminal } from "./helpers/tmux.js";
+import { toolCallStream } from "./helpers/tool-call-stream.js";
+
+let server: ReplayServer;
+let home: TempHome;
+
+beforeAll(async () => {
+	server = await startReplayServer();
+});
+afterAll(() => server.close());
+beforeEach(() => {
+	server.reset();
+	home = tempHome();
+});
+afterEach(() => home.remove());
+
+/** The tool-result messages the second request sent back to the model. */
+function toolResults(): { role: string; content: unknown; tool_call_id?: string }[] {
+	const body = server.requests[1]?.json as { messages: { role: string; content: unknown; tool_call_id?: string }[] };
+	return body.messages.filter((message) => message.role === "tool");
+}
+
+function enqueueCalculatorTurn(): void {
+	server.enqueue(sseResponse(toolCallStream("calculator", { a: 1234, b: 5678, op: "*" })), sseResponse(loadFixture("openai-completions", "text-basic")));
+}
+
+it("off a terminal, --approve refuses each call, says why on stderr, and the model gets the refusal", async () => {
+	enqueueCalculatorTurn();
+	const result = await runCli(["--tool", "calculator", "--approve", "--base-url", `${server.url}/v1`, "-m", "m", "What is 1234 * 5678?"], { env: home.env() });
+	expect(result.code).toBe(0);
+	expect(result.stderr).toContain("pi-ai: refused calculator: it needs approval, and standard input is not a terminal to ask on");
+	expect(result.stderr).not.toContain("7006652");
+	expect(toolResults()).toEqual([
+		expect.objectContaining({ tool_call_id: "call_1", content: 'Tool call "calculator" was rejected (not approved: pi-ai is not on a terminal, so nobody could be asked).' }),
+	]);
+	expect(result.stdout).toBe("The capital of the UK is London.\n");
+});
+
+it("without --approve the same call runs at once", async () => {
+	enqueueCalculatorTurn();
+	const result = await runCli(["--tool", "calculator", "--base-url", `${server.url}/v1`, "-m", "m", "What is 1234 * 5678?"], { env: home.env() });
+	expect(result.code).toBe(0);
+	expect(toolResults()).toEqual([expect.objectContaining({ content: "7006652" })]);
+});
+
+describe("on a terminal", () => {
+	let terminal: Terminal;
+	beforeEach(async () => {
+		const bin = installShim(join(home.dir, "bin"));
+		terminal = await Terminal.start(`pi-cli-approve-${process.pid}`, { PATH: `${bin}:/usr/bin:/bin`, HOME: home.dir, XDG_CONFIG_HOME: home.configHome, XDG_DATA_HOME: home.dataHome, LANG: "C.UTF-8" });
+	});
+	afterEach(() => terminal.close());
+
+	for (const [answer, expected] of [
+		["y", "7006652"],
+		["n", 'Tool call "calculator" was rejected (the user said no).'],
+	] as const) {
+		it(`asks y/n before the call runs; "${answer}" ${answer === "y" ? "runs it" : "refuses it"} and the model goes on`, async () => {
+			enqueueCalculatorTurn();
+			await terminal.type(`pi-ai --tool calculator --approve --base-url ${server.url}/v1 -m m "What is 1234 * 5678?"`);
+			await terminal.press("Enter");
+			const asking = await terminal.waitFor((screen) => screen.includes("[y/N]"));
+			expect(asking).toContain('? run calculator {"a":1234,"b":5678,"op":"*"} [y/N]');
+			expect(server.requests).toHaveLength(1);
+			await terminal.type(answer);
+			await terminal.press("Enter");
+			const done = await terminal.waitFor((screen) => screen.includes("The capital of the UK is London."));
+			expect(done).toContain("openai-compatible/m · ");
+			expect(toolResults()).toEqual([expect.objectContaining({ tool_call_id: "call_1", content: expected })]);
+		});
+	}
+});
