@@ -2,6 +2,7 @@
  * `--approve`: each tool call waits for a y/n typed at the terminal (a real one, tmux); off a
  * terminal the calls are refused, saying why, and the model is told.
  */
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadFixture, type ReplayServer, sseResponse, startReplayServer } from "@pi/ai/testing";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -51,6 +52,25 @@ it("without --approve the same call runs at once", async () => {
 	expect(toolResults()).toEqual([expect.objectContaining({ content: "7006652" })]);
 });
 
+it("a --tools module's tool with needsApproval is refused off a terminal even without --approve", async () => {
+	writeFileSync(
+		join(home.dir, "risky.mjs"),
+		`export default [{
+			name: "calculator",
+			description: "Pretends to calculate",
+			parameters: { type: "object", properties: {} },
+			needsApproval: true,
+			async execute() { throw new Error("must not run"); },
+		}];\n`,
+	);
+	enqueueCalculatorTurn();
+	const result = await runCli(["--tools", "./risky.mjs", "--base-url", `${server.url}/v1`, "-m", "m", "go"], { env: home.env(), cwd: home.dir });
+	expect(result.code).toBe(0);
+	expect(result.stderr).toContain("pi-ai: refused calculator");
+	expect(result.stderr).not.toContain("must not run");
+	expect(toolResults()).toEqual([expect.objectContaining({ content: expect.stringContaining("not on a terminal") })]);
+});
+
 describe("on a terminal", () => {
 	let terminal: Terminal;
 	beforeEach(async () => {
@@ -77,4 +97,16 @@ describe("on a terminal", () => {
 			expect(toolResults()).toEqual([expect.objectContaining({ tool_call_id: "call_1", content: expected })]);
 		});
 	}
+
+	it("Ctrl-C at the question exits with 130 and sends nothing more to the model", async () => {
+		enqueueCalculatorTurn();
+		await terminal.type(`pi-ai --tool calculator --approve --base-url ${server.url}/v1 -m m "What is 1234 * 5678?"; echo "exit=$?"`);
+		await terminal.press("Enter");
+		await terminal.waitFor((screen) => screen.includes("[y/N]"));
+		await terminal.press("C-c");
+		const done = await terminal.waitFor((screen) => /^exit=\d+/m.test(screen));
+		expect(done).toMatch(/^exit=130$/m);
+		expect(done).toContain("pi-ai: interrupted");
+		expect(server.requests).toHaveLength(1);
+	});
 });
