@@ -92,8 +92,8 @@ describe("on a terminal", () => {
 			expect(server.requests).toHaveLength(1);
 			await terminal.type(answer);
 			await terminal.press("Enter");
-			const done = await terminal.waitFor((screen) => screen.includes("The capital of the UK is London."));
-			expect(done).toContain("openai-compatible/m · ");
+			const done = await terminal.waitFor((screen) => screen.includes("openai-compatible/m · "));
+			expect(done).toContain("The capital of the UK is London.");
 			expect(toolResults()).toEqual([expect.objectContaining({ tool_call_id: "call_1", content: expected })]);
 		});
 	}
