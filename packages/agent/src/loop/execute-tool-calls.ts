@@ -171,9 +171,10 @@ export async function closeToolBatch(run: LoopRun, batch: ToolBatch, reason: str
 }
 
 /**
- * Finds the tool, validates the arguments and asks `needsApproval`, then emits the start and
- * asks `beforeToolCall`. A call of an open batch that is not approved only gets its start and
- * its error result (or, pending, nothing).
+ * Emits the start, finds the tool, validates the arguments and asks `beforeToolCall`; for a tool
+ * with `needsApproval`, the start comes after the check, and a call that must wait gets
+ * `tool_approval_request` instead. A call of an open batch that is not approved only gets its
+ * start and its error result (or, pending, nothing).
  */
 async function prepare(run: LoopRun, batch: ToolBatch, state: CallState): Promise<void> {
 	const { call, open } = state;
@@ -186,18 +187,24 @@ async function prepare(run: LoopRun, batch: ToolBatch, state: CallState): Promis
 		return settle(run, state, closedCallResult(open), true);
 	}
 	const signal = batch.controller.signal;
+	// A call that may need approval starts only once it is known not to wait (the predicate needs
+	// the validated arguments); any other call starts first, as it always has.
+	const mayWait = !open && (run.context.tools ?? []).some((tool) => tool.name === call.name && tool.needsApproval);
+	if (!mayWait) await start(run, state);
 	let problem = signal.aborted ? TOOL_ABORTED_TEXT : await resolveArguments(run, state);
-	if (problem === undefined && !open && state.tool?.needsApproval) {
-		const raced = await untilAborted(toolNeedsApproval(state.tool, call.id, state.args, run.context.messages), signal);
-		if (batch.closed) return;
-		if (raced.aborted) problem = TOOL_ABORTED_TEXT;
-		else if (raced.value) {
-			state.awaiting = true;
-			await run.events.emit({ type: "tool_approval_request", toolCallId: call.id, toolName: call.name, args: call.arguments });
-			return;
+	if (mayWait) {
+		if (problem === undefined) {
+			const raced = await untilAborted(toolNeedsApproval(state.tool as AgentTool<any>, call.id, state.args, run.context.messages), signal);
+			if (batch.closed) return;
+			if (raced.aborted) problem = TOOL_ABORTED_TEXT;
+			else if (raced.value) {
+				state.awaiting = true;
+				await run.events.emit({ type: "tool_approval_request", toolCallId: call.id, toolName: call.name, args: call.arguments });
+				return;
+			}
 		}
+		await start(run, state);
 	}
-	await start(run, state);
 	if (problem !== undefined) return settle(run, state, textResult(problem), true);
 
 	const beforeToolCall = run.config.beforeToolCall;
