@@ -78,49 +78,44 @@ describe.each<ToolExecutionMode>(["parallel", "sequential"])("a batch where some
 	});
 });
 
+/** A `slow` tool that needs approval, and the most of its calls that ran at once. */
+function slowTool(executionMode?: "sequential") {
+	const state = { running: 0, overlap: 0 };
+	const slow = fileTool("slow", true);
+	if (executionMode) slow.executionMode = executionMode;
+	const execute = slow.execute.bind(slow);
+	slow.execute = async (...args) => {
+		state.running++;
+		state.overlap = Math.max(state.overlap, state.running);
+		await new Promise((resolve) => setImmediate(resolve));
+		state.running--;
+		return execute(...args);
+	};
+	return { slow, state };
+}
+
+/** Pauses on two calls of `slow`, approves both, continues. */
+async function approveBoth(slow: ReturnType<typeof slowTool>["slow"]): Promise<void> {
+	const streamFn = scriptedStream([reply([fauxToolCall("slow", { path: "x" }, { id: "x" }), fauxToolCall("slow", { path: "y" }, { id: "y" })]), reply("ok")]);
+	const agent = new Agent({ initialState: { model: testModel, tools: [slow] }, streamFn });
+	await agent.prompt("go");
+	await agent.approve("x");
+	await agent.approve("y");
+	await agent.continue();
+}
+
 describe("approved calls in parallel mode", () => {
 	it("run concurrently, as the batch's other calls would", async () => {
-		let running = 0;
-		let overlap = 0;
-		const slow = fileTool("slow", true);
-		const execute = slow.execute.bind(slow);
-		slow.execute = async (...args) => {
-			running++;
-			overlap = Math.max(overlap, running);
-			await new Promise((resolve) => setImmediate(resolve));
-			running--;
-			return execute(...args);
-		};
-		const streamFn = scriptedStream([reply([fauxToolCall("slow", { path: "x" }, { id: "x" }), fauxToolCall("slow", { path: "y" }, { id: "y" })]), reply("ok")]);
-		const agent = new Agent({ initialState: { model: testModel, tools: [slow] }, streamFn });
-		await agent.prompt("go");
-		await agent.approve("x");
-		await agent.approve("y");
-		await agent.continue();
-		expect(overlap).toBe(2);
+		const { slow, state } = slowTool();
+		await approveBoth(slow);
+		expect(state.overlap).toBe(2);
 		expect(slow.ran.sort()).toEqual(["slow:x", "slow:y"]);
 	});
 
 	it("a tool with executionMode sequential still runs alone", async () => {
-		let running = 0;
-		let overlap = 0;
-		const slow = fileTool("slow", true);
-		slow.executionMode = "sequential";
-		const execute = slow.execute.bind(slow);
-		slow.execute = async (...args) => {
-			running++;
-			overlap = Math.max(overlap, running);
-			await new Promise((resolve) => setImmediate(resolve));
-			running--;
-			return execute(...args);
-		};
-		const streamFn = scriptedStream([reply([fauxToolCall("slow", { path: "x" }, { id: "x" }), fauxToolCall("slow", { path: "y" }, { id: "y" })]), reply("ok")]);
-		const agent = new Agent({ initialState: { model: testModel, tools: [slow] }, streamFn });
-		await agent.prompt("go");
-		await agent.approve("x");
-		await agent.approve("y");
-		await agent.continue();
-		expect(overlap).toBe(1);
+		const { slow, state } = slowTool("sequential");
+		await approveBoth(slow);
+		expect(state.overlap).toBe(1);
 		expect(slow.ran).toEqual(["slow:x", "slow:y"]);
 	});
 });
