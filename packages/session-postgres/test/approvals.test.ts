@@ -45,7 +45,7 @@ describe("tool approval over PostgreSQL", () => {
 		// Done: a later worker finds nothing to approve and nothing to run again.
 		const after = await store.open(sessionId);
 		expect(pendingApprovals(after)).toEqual([]);
-		expect(after.buildContext().messages.map((message) => message.role)).toEqual(["user", "assistant", "toolResult", "assistant"]);
+		expect((await after.buildContext()).messages.map((message) => message.role)).toEqual(["user", "assistant", "toolResult", "assistant"]);
 		await after.close();
 	});
 });

@@ -54,8 +54,8 @@ describe("approvals across processes, through a session file", { timeout: 60_000
 		expect(runs(path)).toEqual(["tmp/a.log"]);
 
 		const after = await openSessionFile(path);
-		expect(after.buildContext().messages.map((m) => m.role)).toEqual(["user", "assistant", "toolResult", "assistant"]);
-		expect(resultTexts(after.buildContext().messages)).toEqual({ call_1: "deleted tmp/a.log" });
+		expect((await after.buildContext()).messages.map((m) => m.role)).toEqual(["user", "assistant", "toolResult", "assistant"]);
+		expect(resultTexts((await after.buildContext()).messages)).toEqual({ call_1: "deleted tmp/a.log" });
 		expect(pendingApprovals(after)).toEqual([]);
 		const kinds = (await after.entries()).map((entry) => entry.type).filter((type) => type.startsWith("tool_approval"));
 		expect(kinds).toEqual(["tool_approval_request", "tool_approval_decision", "tool_approval_run"]);
@@ -81,7 +81,7 @@ describe("approvals across processes, through a session file", { timeout: 60_000
 		await session.close();
 
 		const again = await openSessionFile(path);
-		expect(again.buildContext().messages.map((m) => m.role)).toEqual(["user", "assistant", "toolResult", "assistant"]);
+		expect((await again.buildContext()).messages.map((m) => m.role)).toEqual(["user", "assistant", "toolResult", "assistant"]);
 		await again.close();
 	});
 

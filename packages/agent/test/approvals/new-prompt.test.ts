@@ -28,7 +28,7 @@ describe("a new prompt while approvals wait", () => {
 		expect(NEW_MESSAGE_REJECTION).toBe("not approved: the user sent a new message");
 		assertRunInvariants(runsOf(events)[1] as AgentEvent[]);
 		// Stored: the session's context is the same transcript.
-		expect(session.buildContext().messages.map((m) => m.role)).toEqual(["user", "assistant", "toolResult", "toolResult", "user", "assistant"]);
+		expect((await session.buildContext()).messages.map((m) => m.role)).toEqual(["user", "assistant", "toolResult", "toolResult", "user", "assistant"]);
 	});
 
 	it("runs a call that was approved before the prompt, and rejects only the undecided one", async () => {
