@@ -20,7 +20,7 @@ export { defaultConvertToLlm, isLlmMessage } from "./loop/default-convert-to-llm
 export { deferredPlaceholder, isRedeemable } from "./loop/redeem-deferred.js";
 export { TOOL_ABORTED_TEXT } from "./loop/execute-tool-calls.js";
 export { NEW_MESSAGE_REJECTION, openToolCalls, TOOL_INTERRUPTED_TEXT } from "./loop/open-tool-calls.js";
-export { approveToolCall, pendingApprovals, rejectToolCall, type ToolDecisionOptions } from "./session/session-approvals.js";
+export { approveToolCall, pendingApprovals, rejectToolCall, ToolApprovalError, type ToolDecisionOptions } from "./session/session-approvals.js";
 export type { QueueMode, SteeringMode } from "./agent/message-queue.js";
 export { RunFailure } from "./loop/run-failure.js";
 export {

@@ -294,7 +294,8 @@ export class Agent {
 	 * Approves the pending tool call `toolCallId` (see `state.pendingApprovals`): records the
 	 * decision (in the session, when there is one) and resolves once it is stored. The call runs
 	 * on the next `continue()` (or before the next `prompt()`), in this or any other process.
-	 * Throws a `TypeError` naming the id when no call with it is pending (unknown, or decided).
+	 * Rejects with a `ToolApprovalError` naming the id when no call with it is pending (unknown,
+	 * or already decided).
 	 *
 	 * @example
 	 * ```ts

@@ -26,7 +26,7 @@ export class ToolApprovals {
 		return pendingApprovalsOf(this.open(messages));
 	}
 
-	/** Records a person's decision on a pending call; throws a `TypeError` naming the id when none is pending. */
+	/** Records a person's decision on a pending call; throws a `ToolApprovalError` naming the id when none is pending. */
 	async decide(messages: readonly AgentMessage[], toolCallId: string, approved: boolean, reason: string | undefined): Promise<void> {
 		await this.add(messages, decisionRecord(this.open(messages), toolCallId, approved, reason));
 	}

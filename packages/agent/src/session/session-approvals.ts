@@ -8,6 +8,22 @@ import type { AgentMessage, OpenToolCall, PendingApproval } from "../types.js";
 import type { Session } from "./session.js";
 import type { ToolApprovalRecord } from "./session-entry.js";
 
+/**
+ * A decision on a tool call that is not pending: `kind` says why (`not-pending`: unknown, or not
+ * waiting for approval; `approved`/`rejected`: already decided). A web handler answers 404 or 409.
+ */
+export class ToolApprovalError extends Error {
+	override readonly name = "ToolApprovalError";
+
+	constructor(
+		readonly toolCallId: string,
+		readonly kind: "not-pending" | "approved" | "rejected",
+		message: string,
+	) {
+		super(message);
+	}
+}
+
 /** Options of {@link approveToolCall} and {@link rejectToolCall}. */
 export interface ToolDecisionOptions {
 	/** Why, in the person's words. A rejection's reason is part of the error result the model reads. */
@@ -32,8 +48,8 @@ export function pendingApprovals(session: Session): PendingApproval[] {
 /**
  * Records that a person approved the pending call `toolCallId` (a `tool_approval_decision`
  * entry at the leaf), resolving once it is stored. The next `agent.continue()` on the session,
- * in any process, runs the call. Throws a `TypeError` naming the id when no call with it is
- * pending (unknown, or already decided).
+ * in any process, runs the call. Rejects with a {@link ToolApprovalError} naming the id when no
+ * call with it is pending (unknown, or already decided).
  *
  * @example
  * ```ts
@@ -61,17 +77,18 @@ async function decide(session: Session, toolCallId: string, approved: boolean, r
 }
 
 /**
- * The decision record for `toolCallId` among `open`. Throws a `TypeError` naming the id when it
- * is not pending: unknown, already decided, or not waiting for approval at all.
+ * The decision record for `toolCallId` among `open`. Throws a {@link ToolApprovalError} naming
+ * the id when it is not pending: unknown, already decided, or not waiting for approval at all.
  */
 export function decisionRecord(open: readonly OpenToolCall[], toolCallId: string, approved: boolean, reason: string | undefined): ToolApprovalRecord {
 	if (typeof toolCallId !== "string") throw new TypeError(`a tool call id must be a string, got ${typeof toolCallId}`);
 	if (reason !== undefined && typeof reason !== "string") throw new TypeError(`the reason for tool call ${toolCallId} must be a string`);
 	const call = open.find((candidate) => candidate.toolCall.id === toolCallId);
 	if (!call || call.status !== "pending") {
-		const state = call?.status === "approved" ? "was already approved" : call?.status === "rejected" ? "was already rejected" : "is not waiting for approval";
+		const kind = call?.status === "approved" || call?.status === "rejected" ? call.status : "not-pending";
+		const state = kind === "not-pending" ? "is not waiting for approval" : `was already ${kind}`;
 		const pending = open.filter((candidate) => candidate.status === "pending").map((candidate) => candidate.toolCall.id);
-		throw new TypeError(`tool call ${JSON.stringify(toolCallId)} ${state} (pending: ${pending.length > 0 ? pending.join(", ") : "none"})`);
+		throw new ToolApprovalError(toolCallId, kind, `tool call ${JSON.stringify(toolCallId)} ${state} (pending: ${pending.length > 0 ? pending.join(", ") : "none"})`);
 	}
 	return reason === undefined ? { type: "tool_approval_decision", toolCallId, approved } : { type: "tool_approval_decision", toolCallId, approved, reason };
 }

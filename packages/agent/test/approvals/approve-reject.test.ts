@@ -1,4 +1,4 @@
-import { Agent, type AgentEvent } from "@pi/agent-core";
+import { Agent, type AgentEvent, ToolApprovalError } from "@pi/agent-core";
 import { fauxToolCall } from "@pi/ai";
 import { describe, expect, it } from "vitest";
 import { assertRunInvariants, types } from "../helpers/event-invariants.js";
@@ -85,6 +85,10 @@ describe("a tool call that needs approval", () => {
 		await agent.approve("call_1");
 		await expect(agent.approve("call_1")).rejects.toThrow('tool call "call_1" was already approved (pending: none)');
 		await expect(agent.reject("call_1")).rejects.toThrow('tool call "call_1" was already approved');
+		const error = await agent.approve("call_1").catch((caught: unknown) => caught);
+		expect(error).toBeInstanceOf(ToolApprovalError);
+		expect(error).toMatchObject({ name: "ToolApprovalError", toolCallId: "call_1", kind: "approved" });
+		await expect(agent.reject("call_9")).rejects.toMatchObject({ toolCallId: "call_9", kind: "not-pending" });
 	});
 
 	it("continue() with every call undecided resolves at once: no run, no model call, the calls still pending", async () => {
