@@ -45,6 +45,18 @@ it("off a terminal, --approve refuses each call, says why on stderr, and the mod
 	expect(result.stdout).toBe("The capital of the UK is London.\n");
 });
 
+it("--json shows the approval request as a line of its own, before the refused call's events", async () => {
+	enqueueCalculatorTurn();
+	const result = await runCli(["--tool", "calculator", "--approve", "--json", "--base-url", `${server.url}/v1`, "-m", "m", "What is 1234 * 5678?"], { env: home.env() });
+	expect(result.code).toBe(0);
+	const lines = result.stdout.trim().split("\n").map((line) => JSON.parse(line) as { type: string; toolCallId?: string; isError?: boolean });
+	const request = lines.findIndex((line) => line.type === "tool_approval_request");
+	expect(lines[request]).toEqual({ type: "tool_approval_request", toolCallId: "call_1", toolName: "calculator", args: { a: 1234, b: 5678, op: "*" } });
+	const end = lines.findIndex((line) => line.type === "tool_execution_end");
+	expect(end).toBeGreaterThan(request);
+	expect(lines[end]).toMatchObject({ toolCallId: "call_1", isError: true });
+});
+
 it("without --approve the same call runs at once", async () => {
 	enqueueCalculatorTurn();
 	const result = await runCli(["--tool", "calculator", "--base-url", `${server.url}/v1`, "-m", "m", "What is 1234 * 5678?"], { env: home.env() });
