@@ -47,6 +47,8 @@ describe.each<ToolExecutionMode>(["parallel", "sequential"])("a batch where some
 		expect(streamFn.contexts).toHaveLength(1);
 		expect(agent.state.pendingApprovals.map((call) => call.toolCallId)).toEqual(["call_b"]);
 		assertRunInvariants(runsOf(events)[1] as AgentEvent[]);
+		// Once per call: the call still waiting is not asked about again.
+		expect((runsOf(events)[1] as AgentEvent[]).some((event) => event.type === "tool_approval_request")).toBe(false);
 
 		await agent.reject("call_b", { reason: "not that one" });
 		await agent.continue();
