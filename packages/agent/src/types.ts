@@ -361,7 +361,9 @@ export interface AgentLoopConfig extends SimpleStreamOptions {
 	 * call: approved calls run (with their usual events), rejected and interrupted ones get their
 	 * error results, in call order; its `turn_end` carries that assistant message. When a call is
 	 * still `pending` afterwards, the run then ends; otherwise it goes on as usual (prompts,
-	 * model call). That turn does not count towards `maxTurns`. Default: none.
+	 * model call). A run started with prompts first rejects the pending calls (reason
+	 * `NEW_MESSAGE_REJECTION`), so that no message follows a call without a result. That turn
+	 * does not count towards `maxTurns`. Default: none.
 	 */
 	openToolCalls?: readonly OpenToolCall[];
 }

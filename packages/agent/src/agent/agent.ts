@@ -9,7 +9,6 @@ import { explainMissingModel, NO_MODEL } from "./no-model.js";
 import { promptMessages } from "./prompt-input.js";
 import { errorText, RunFailure } from "../loop/run-failure.js";
 import type { Session } from "../session/session.js";
-import { NEW_MESSAGE_REJECTION } from "../loop/open-tool-calls.js";
 import type { ToolDecisionOptions } from "../session/session-approvals.js";
 import { ToolApprovals } from "./tool-approvals.js";
 import { missingModelText, resumeFromSession } from "./resume-from-session.js";
@@ -284,10 +283,7 @@ export class Agent {
 		const messages = promptMessages(input, images);
 		// Open tool calls get their one result before the prompt: decided ones as decided, calls a
 		// crash cut off as interrupted, and calls still waiting are rejected (the user moved on).
-		const open = this.approvals
-			.open(this.store.messages)
-			.map((call): OpenToolCall => (call.status === "pending" ? { ...call, status: "rejected", reason: NEW_MESSAGE_REJECTION } : call));
-		await this.start(messages, false, false, open);
+		await this.start(messages, false, false, this.approvals.open(this.store.messages));
 	}
 
 	/**

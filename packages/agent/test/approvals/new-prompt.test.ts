@@ -1,5 +1,5 @@
-import { Agent, type AgentEvent, createMemorySessionStorage, NEW_MESSAGE_REJECTION, openSession } from "@pi/agent-core";
-import { fauxToolCall } from "@pi/ai";
+import { Agent, type AgentEvent, agentLoop, createMemorySessionStorage, defaultConvertToLlm, defineTool, NEW_MESSAGE_REJECTION, openSession, openToolCalls } from "@pi/agent-core";
+import { fauxToolCall, Type } from "@pi/ai";
 import { describe, expect, it } from "vitest";
 import { assertRunInvariants } from "../helpers/event-invariants.js";
 import { reply, scriptedStream, testModel } from "../helpers/scripted-stream.js";
@@ -41,5 +41,62 @@ describe("a new prompt while approvals wait", () => {
 		expect(remove.ran).toEqual(["delete_file:a"]);
 		expect(resultTexts(agent.state.messages)).toEqual({ a: "delete_file done: a", b: `Tool call "delete_file" was rejected (${NEW_MESSAGE_REJECTION}).` });
 		expect(agent.state.messages.map((m) => m.role)).toEqual(["user", "assistant", "toolResult", "toolResult", "user", "assistant"]);
+	});
+
+	it("is never dropped: an approved call whose result asks to terminate still lets the prompt through to the model", async () => {
+		const finish = defineTool({
+			name: "finish",
+			label: "Finish",
+			description: "Ends the task.",
+			parameters: Type.Object({}),
+			needsApproval: true,
+			execute: async () => ({ content: [{ type: "text", text: "finished" }], details: {}, terminate: true }),
+		});
+		const streamFn = scriptedStream([reply([fauxToolCall("finish", {}, { id: "f" })]), reply("What next?")]);
+		const agent = new Agent({ initialState: { model: testModel, tools: [finish] }, streamFn });
+		await agent.prompt("wrap up");
+		await agent.approve("f");
+		await agent.prompt("and one more thing");
+		expect(agent.state.messages.map((m) => m.role)).toEqual(["user", "assistant", "toolResult", "user", "assistant"]);
+		expect(streamFn.contexts).toHaveLength(2);
+	});
+
+	it("is never dropped when the run is aborted while the approved call runs: the prompt is in the transcript", async () => {
+		let agent: Agent;
+		const slow = defineTool({
+			name: "slow",
+			label: "Slow",
+			description: "Waits for its signal.",
+			parameters: Type.Object({}),
+			needsApproval: true,
+			execute: (_id, _args, signal) => {
+				setImmediate(() => agent.abort());
+				return new Promise<never>((_resolve, reject) => signal?.addEventListener("abort", () => reject(new Error("stopped")), { once: true }));
+			},
+		});
+		agent = new Agent({ initialState: { model: testModel, tools: [slow] }, streamFn: scriptedStream([reply([fauxToolCall("slow", {}, { id: "s" })]), reply("unused")]) });
+		await agent.prompt("go");
+		await agent.approve("s");
+		await agent.prompt("are you done?");
+		expect(agent.state.messages.map((m) => m.role)).toEqual(["user", "assistant", "toolResult", "user", "assistant"]);
+		expect(agent.state.messages.at(-1)).toMatchObject({ role: "assistant", stopReason: "aborted" });
+	});
+
+	it("with the loop functions too: prompts over pending calls reject them first", async () => {
+		const remove = fileTool("delete_file", true);
+		const streamFn = scriptedStream([reply([fauxToolCall("delete_file", { path: "a" }, { id: "a" })]), reply("ok")]);
+		const config = { model: testModel, convertToLlm: defaultConvertToLlm };
+		const first = agentLoop([{ role: "user", content: "clean", timestamp: 1 }], { systemPrompt: "", messages: [], tools: [remove] }, config, undefined, streamFn);
+		const messages = await first.result();
+		const open = openToolCalls(messages, [{ type: "tool_approval_request", toolCallId: "a", toolName: "delete_file", arguments: { path: "a" } }]);
+		expect(open.map((call) => call.status)).toEqual(["pending"]);
+		const second = agentLoop([{ role: "user", content: "never mind", timestamp: 2 }], { systemPrompt: "", messages, tools: [remove] }, { ...config, openToolCalls: open }, undefined, streamFn);
+		const events: AgentEvent[] = [];
+		for await (const event of second) events.push(event);
+		assertRunInvariants(events);
+		const added = await second.result();
+		expect(added.map((m) => m.role)).toEqual(["toolResult", "user", "assistant"]);
+		expect(resultTexts(added)).toEqual({ a: `Tool call "delete_file" was rejected (${NEW_MESSAGE_REJECTION}).` });
+		expect(remove.ran).toEqual([]);
 	});
 });
