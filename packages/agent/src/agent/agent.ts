@@ -75,6 +75,12 @@ export interface AgentOptions {
 	 * ends the run with an `error` message. `sessionId` defaults to the session's id.
 	 */
 	session?: Session;
+	/**
+	 * The idempotency key of the session entry that stores `message`, asked once as the agent
+	 * appends it (see `Session.findByIdempotencyKey`). Lets an app that mirrors the transcript
+	 * elsewhere (a chat UI's message ids) find its messages in the session again. Default: none.
+	 */
+	idempotencyKey?: (message: AgentMessage) => string | undefined;
 }
 
 /** One run of the agent: its abort controller and the interrupt of the reply in flight. */
@@ -138,6 +144,8 @@ export class Agent {
 	streamDeferred?: DeferredStreamFn;
 	/** Automatic context compaction; `undefined` or `enabled: false` turns it off. */
 	compaction?: AgentCompactionConfig;
+	/** The idempotency key of the session entry of each message the agent appends (see `AgentOptions.idempotencyKey`). */
+	idempotencyKey?: (message: AgentMessage) => string | undefined;
 
 	constructor(options: AgentOptions = {}) {
 		const session = options.session;
@@ -170,6 +178,7 @@ export class Agent {
 		this.maxTurns = options.maxTurns;
 		this.streamDeferred = options.streamDeferred;
 		this.compaction = options.compaction;
+		this.idempotencyKey = options.idempotencyKey;
 	}
 
 	/**
@@ -458,7 +467,7 @@ export class Agent {
 			const model = this.store.model === NO_MODEL ? undefined : this.store.model;
 			await recorder.recordSettings(this.store.messages, { model, thinkingLevel: this.store.thinkingLevel, systemPrompt: this.store.systemPrompt });
 		} else if (event.type === "message_end") {
-			await recorder.persist(this.store.messages);
+			await recorder.persist(this.store.messages, this.idempotencyKey);
 		} else if (event.type === "compaction_end" && event.messages) {
 			// The entry goes under the last kept message: after an overflow, beside the dropped reply.
 			const summary = event.messages[0] as CompactionSummaryMessage;

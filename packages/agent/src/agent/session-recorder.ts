@@ -65,8 +65,11 @@ export class SessionRecorder {
 		};
 	}
 
-	/** Appends the transcript's messages that the session does not hold yet, in one append. */
-	async persist(messages: readonly AgentMessage[]): Promise<void> {
+	/**
+	 * Appends the transcript's messages that the session does not hold yet, in one append; each
+	 * entry gets the idempotency key `keyOf` gives its message, if any.
+	 */
+	async persist(messages: readonly AgentMessage[], keyOf?: (message: AgentMessage) => string | undefined): Promise<void> {
 		let start = messages.length;
 		while (start > 0 && !this.isAnchor(messages[start - 1] as AgentMessage)) start--;
 		const fresh = messages.slice(start).filter((message) => !isCompactionSummary(message));
@@ -74,7 +77,10 @@ export class SessionRecorder {
 		const parentId = this.parentFor(messages);
 		if (parentId !== this.session.leafId) this.recorded = this.settingsAt(parentId);
 		const entries = await this.session.append(
-			fresh.map((message) => ({ type: "message", message })),
+			fresh.map((message): SessionEntryInput => {
+				const key = keyOf?.(message);
+				return key === undefined ? { type: "message", message } : { type: "message", message, idempotencyKey: key };
+			}),
 			{ parentId },
 		);
 		entries.forEach((entry, index) => this.entryIds.set(fresh[index] as object, entry.id));
