@@ -1,0 +1,35 @@
+import { ToolApprovalError } from "@pi/agent-core";
+import { type AgentUIStreamOptions, streamPreparedRun } from "./create-agent-ui-stream.js";
+import { prepareAgentRun } from "./prepare-agent-run.js";
+import { UIMessagesError } from "./ui-messages-error.js";
+import { UI_MESSAGE_STREAM_HEADERS, uiMessageChunkSseStream } from "./ui-message-sse.js";
+
+/**
+ * The agent's answer to a `useChat` request as a `Response` (server-sent events of UI message
+ * chunks, with the protocol's headers): return it from a Next.js route handler or any
+ * fetch-style handler. The UI messages are checked, and with a session the new ones stored and
+ * the approval answers recorded, before the response starts: malformed `uiMessages` get a 400
+ * whose text names the first bad part, an answer to a call that is not pending a 409, and no
+ * model is called. See {@link createAgentUIStream} for the stream.
+ *
+ * @example
+ * ```ts
+ * export async function POST(request: Request) {
+ * 	const { messages } = await request.json();
+ * 	const agent = new Agent({ initialState: { model, tools } });
+ * 	return createAgentUIStreamResponse({ agent, uiMessages: messages, signal: request.signal });
+ * }
+ * ```
+ */
+export async function createAgentUIStreamResponse(options: AgentUIStreamOptions): Promise<Response> {
+	let prepared: Awaited<ReturnType<typeof prepareAgentRun>>;
+	try {
+		prepared = await prepareAgentRun(options.agent, options.uiMessages, () => `msg-${crypto.randomUUID()}`);
+	} catch (error) {
+		if (error instanceof UIMessagesError) return new Response(error.message, { status: 400, headers: { "content-type": "text/plain; charset=utf-8" } });
+		if (error instanceof ToolApprovalError) return new Response(error.message, { status: 409, headers: { "content-type": "text/plain; charset=utf-8" } });
+		throw error;
+	}
+	const chunks = streamPreparedRun(options, Promise.resolve(prepared));
+	return new Response(uiMessageChunkSseStream(chunks), { headers: UI_MESSAGE_STREAM_HEADERS });
+}
