@@ -1,5 +1,5 @@
 import type { AgentEvent, AgentMessage } from "@pi/agent-core";
-import type { AssistantMessage, AssistantMessageEvent, StopReason, ToolCall } from "@pi/ai";
+import type { AssistantMessage, AssistantMessageEvent, StopReason, ToolCall, ToolResultMessage } from "@pi/ai";
 import { PI_KEY } from "./pi-metadata.js";
 import { toolResultOutput } from "./to-ui-messages.js";
 import type { FinishReason, JSONValue, ProviderMetadata, UIMessageChunk } from "./ui-message.js";
@@ -19,8 +19,8 @@ export interface AgentEventChunksOptions {
  *   thinking as `reasoning-*` (unless `sendReasoning: false`), each tool call as
  *   `tool-input-start`/`-delta`/`-available`, then `finish-step`; a failed reply adds an
  *   `error` chunk with its `errorMessage` (which never holds a key);
- * - a tool's end is `tool-output-available` (the result's text as `output`), or
- *   `tool-output-error` with the result's text, or `tool-output-denied` for a rejected call;
+ * - a tool result message is `tool-output-available` (its text as `output`), or
+ *   `tool-output-error` with its text, or `tool-output-denied` for a rejected call;
  * - `tool_approval_request` is `tool-approval-request`, with the call's id as approval id.
  *
  * Signatures and a result's details travel in `providerMetadata.pi`, as `toUIMessages` keeps them.
@@ -98,6 +98,8 @@ export function createAgentEventChunks(options: AgentEventChunksOptions = {}): (
 			case "message_update":
 				return onReplyEvent(event.assistantMessageEvent);
 			case "message_end": {
+				// A tool's result, whoever made it: the tool, a rejection, an interruption.
+				if (isToolResult(event.message)) return [toolOutputChunk(event.message.toolCallId, event.message, event.message.isError)];
 				if (!isAssistant(event.message) || !inStep) return [];
 				inStep = false;
 				const chunks: UIMessageChunk[] = [{ type: "finish-step" }];
@@ -106,8 +108,6 @@ export function createAgentEventChunks(options: AgentEventChunksOptions = {}): (
 			}
 			case "tool_approval_request":
 				return [{ type: "tool-approval-request", approvalId: event.toolCallId, toolCallId: event.toolCallId }];
-			case "tool_execution_end":
-				return [toolOutputChunk(event.toolCallId, event.result as { content?: unknown; details?: unknown } | undefined, event.isError)];
 			default:
 				return [];
 		}
@@ -115,11 +115,10 @@ export function createAgentEventChunks(options: AgentEventChunksOptions = {}): (
 }
 
 /** The chunk of a tool's end: its output, its error text, or its denial. */
-function toolOutputChunk(toolCallId: string, result: { content?: unknown; details?: unknown } | undefined, isError: boolean): UIMessageChunk {
-	const details = result?.details as { rejected?: unknown } | undefined;
+function toolOutputChunk(toolCallId: string, result: ToolResultMessage, isError: boolean): UIMessageChunk {
+	const details = result.details as { rejected?: unknown } | undefined;
 	if (isError && details?.rejected === true) return { type: "tool-output-denied", toolCallId };
-	const content = Array.isArray(result?.content) ? (result.content as Parameters<typeof toolResultOutput>[0]["content"]) : [];
-	const { text, metadata } = toolResultOutput({ content, details: result?.details });
+	const { text, metadata } = toolResultOutput(result);
 	return isError ? { type: "tool-output-error", toolCallId, errorText: text, providerMetadata: metadata } : { type: "tool-output-available", toolCallId, output: text, providerMetadata: metadata };
 }
 
@@ -146,6 +145,10 @@ type ChunkWithMetadata = Extract<UIMessageChunk, { providerMetadata?: ProviderMe
 function withMetadata(chunk: ChunkWithMetadata, kept: Record<string, JSONValue> | undefined): UIMessageChunk {
 	if (kept) chunk.providerMetadata = { [PI_KEY]: kept };
 	return chunk;
+}
+
+function isToolResult(message: AgentMessage): message is ToolResultMessage {
+	return (message as { role?: unknown }).role === "toolResult";
 }
 
 function isAssistant(message: AgentMessage): message is AssistantMessage {

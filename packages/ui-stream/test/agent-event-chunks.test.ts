@@ -21,6 +21,7 @@ describe("createAgentEventChunks: agent events to UI message chunks", () => {
 			{ type: "message_update", message, assistantMessageEvent: { type: "toolcall_end", contentIndex: 2, toolCall: message.content[2] as never, partial: message } },
 			{ type: "message_end", message },
 			{ type: "tool_execution_end", toolCallId: "c1", toolName: "add", result: { content: [{ type: "text", text: "2" }], details: { sum: 2 } }, isError: false },
+			{ type: "message_end", message: { role: "toolResult", toolCallId: "c1", toolName: "add", content: [{ type: "text", text: "2" }], details: { sum: 2 }, isError: false, timestamp: 9 } },
 		];
 		const chunksOf = createAgentEventChunks();
 		const chunks = events.flatMap((event) => chunksOf(event));
@@ -34,7 +35,7 @@ describe("createAgentEventChunks: agent events to UI message chunks", () => {
 			{ type: "tool-input-start", toolCallId: "c1", toolName: "add" },
 			{ type: "tool-input-available", toolCallId: "c1", toolName: "add", input: { a: 1 } },
 			{ type: "finish-step" },
-			{ type: "tool-output-available", toolCallId: "c1", output: "2", providerMetadata: { pi: { details: { sum: 2 } } } },
+			{ type: "tool-output-available", toolCallId: "c1", output: "2", providerMetadata: { pi: { details: { sum: 2 }, timestamp: 9 } } },
 		]);
 		await expectValidChunks(chunks);
 	});
@@ -44,15 +45,15 @@ describe("createAgentEventChunks: agent events to UI message chunks", () => {
 		const chunksOf = createAgentEventChunks();
 		const chunks = [
 			...chunksOf({ type: "tool_approval_request", toolCallId: "c2", toolName: "delete_file", args: { path: "a" } }),
-			...chunksOf({ type: "tool_execution_end", toolCallId: "c2", toolName: "delete_file", result: { content: [{ type: "text", text: 'Tool call "delete_file" was rejected.' }], details: { rejected: true } }, isError: true }),
-			...chunksOf({ type: "tool_execution_end", toolCallId: "c3", toolName: "lookup", result: { content: [{ type: "text", text: "boom" }], details: {} }, isError: true }),
+			...chunksOf({ type: "message_end", message: { role: "toolResult", toolCallId: "c2", toolName: "delete_file", content: [{ type: "text", text: 'Tool call "delete_file" was rejected.' }], details: { rejected: true }, isError: true, timestamp: 9 } }),
+			...chunksOf({ type: "message_end", message: { role: "toolResult", toolCallId: "c3", toolName: "lookup", content: [{ type: "text", text: "boom" }], details: {}, isError: true, timestamp: 9 } }),
 			...chunksOf({ type: "message_start", message: failed }),
 			...chunksOf({ type: "message_end", message: failed }),
 		];
 		expect(chunks).toEqual([
 			{ type: "tool-approval-request", approvalId: "c2", toolCallId: "c2" },
 			{ type: "tool-output-denied", toolCallId: "c2" },
-			{ type: "tool-output-error", toolCallId: "c3", errorText: "boom", providerMetadata: { pi: { details: {} } } },
+			{ type: "tool-output-error", toolCallId: "c3", errorText: "boom", providerMetadata: { pi: { details: {}, timestamp: 9 } } },
 			{ type: "start-step" },
 			{ type: "finish-step" },
 			{ type: "error", errorText: "429 Too Many Requests: slow down" },

@@ -25,11 +25,13 @@ class ArrayChatState implements ChatState<UIMessage> {
 export class NodeChat extends AbstractChat<UIMessage> {
 	readonly errors: Error[] = [];
 
-	constructor(api: string, init: Omit<ChatInit<UIMessage>, "transport"> = {}) {
+	/** `api` may be a function: each request goes to the server it names then (another process, say). */
+	constructor(api: string | (() => string), init: Omit<ChatInit<UIMessage>, "transport"> = {}) {
 		const errors: Error[] = [];
+		const apiNow = typeof api === "string" ? () => api : api;
 		super({
 			...init,
-			transport: new DefaultChatTransport({ api }),
+			transport: new DefaultChatTransport({ api: apiNow(), prepareSendMessagesRequest: ({ messages, body, id }) => ({ api: apiNow(), body: { ...body, id, messages } }) }),
 			state: new ArrayChatState(init.messages),
 			onError: (error) => {
 				errors.push(error);
