@@ -23,9 +23,15 @@ export interface ChatServer {
  * each response's chunks (by tapping the bytes it writes) so that tests can check them against
  * `ai`'s schema.
  */
-export async function startChatServer(makeAgent: () => Agent | Promise<Agent>, options: { afterRequest?: (agent: Agent) => Promise<void> } = {}): Promise<ChatServer> {
+export async function startChatServer(
+	makeAgent: () => Agent | Promise<Agent>,
+	options: { afterRequest?: (agent: Agent) => Promise<void>; files?: Record<string, { type: string; body: string }> } = {},
+): Promise<ChatServer> {
 	const requests: SeenRequest[] = [];
 	const server: Server = createServer((req, res) => {
+		// A page and its script, served from the chat's own origin (for the browser test).
+		const file = req.method === "GET" ? options.files?.[req.url ?? ""] : undefined;
+		if (file) return void res.writeHead(200, { "content-type": file.type }).end(file.body);
 		void handle(req, res).catch((error: unknown) => {
 			if (!res.headersSent) res.writeHead(500);
 			res.end(String(error));
