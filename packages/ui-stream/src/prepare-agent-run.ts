@@ -23,7 +23,7 @@ export interface PreparedRun {
  *   is prompted. Approval answers are refused: a client's history is not proof that a call was
  *   asked about, so an approval needs the pause to be in a session.
  * - With a session: the history is the session's. UI messages it holds (found by their id as
- *   an entry's idempotency key) are skipped; the others are prompted with their id as key. The
+ *   an entry's idempotency key, or as an entry's id) are skipped; the others are prompted with their id as key. The
  *   last assistant message's approval answers become `agent.approve`/`agent.reject` for the
  *   calls still pending, and the run is `agent.continue()`.
  */
@@ -47,8 +47,10 @@ export async function prepareAgentRun(agent: Agent, uiMessages: readonly UIMessa
 
 	const fresh: AgentMessage[] = [];
 	const keys = new Map<AgentMessage, string>();
+	// Held: appended with this id as its key, or shown with its entry's id (toUIMessages with entry ids).
+	const held = (id: string) => session.findByIdempotencyKey(id) !== undefined || session.hasEntry(id);
 	for (const uiMessage of uiMessages) {
-		if (session.findByIdempotencyKey(uiMessage.id) !== undefined) continue;
+		if (held(uiMessage.id)) continue;
 		const messages = fromUIMessages([uiMessage]);
 		const first = messages[0];
 		if (!first) continue;
@@ -57,7 +59,7 @@ export async function prepareAgentRun(agent: Agent, uiMessages: readonly UIMessa
 		fresh.push(...messages);
 	}
 	if (fresh.length > 0) {
-		if (last?.role !== "user" || session.findByIdempotencyKey(last.id) !== undefined) {
+		if (last?.role !== "user" || held(last.id)) {
 			throw new UIMessagesError(`uiMessages[${uiMessages.length - 1}]`, "new UI messages must end with the user's");
 		}
 		const replyKey = newMessageId();

@@ -1,5 +1,6 @@
 import { Agent, createMemorySessionStorage, openSession } from "@pi/agent-core";
 import { fauxAssistantMessage, registerFauxProvider } from "@pi/ai";
+import { toUIMessages } from "@pi/ui-stream";
 import { afterEach, describe, expect, it } from "vitest";
 import { type ChatServer, startChatServer } from "./helpers/chat-server.js";
 import { NodeChat } from "./helpers/node-chat.js";
@@ -60,6 +61,29 @@ describe("session-backed requests", () => {
 		chat.messages = forged;
 		await chat.sendMessage({ text: "Again" });
 		expect(contexts[0]).toEqual(["Hello", "Hi.", "Again"]);
+		faux.unregister();
+	});
+
+	it("a page started from toUIMessages with entry ids (as docs/use-chat.md shows) is matched to the session too", async () => {
+		const faux = registerFauxProvider();
+		faux.setResponses([fauxAssistantMessage("One."), fauxAssistantMessage("Two.")]);
+		const storage = createMemorySessionStorage();
+		const seed = await openSession(storage.reopen());
+		await new Agent({ session: seed, initialState: { model: faux.getModel() } }).prompt("First");
+		const entries = seed.path().filter((entry) => entry.type === "message");
+		const ids = new Map(entries.map((entry) => [entry.message, entry.idempotencyKey ?? entry.id]));
+		const initial = toUIMessages(seed.buildContext().messages, { messageId: (message, index) => ids.get(message) ?? `pi-${index}` });
+		expect(initial.map((message) => message.id)).toEqual(entries.map((entry) => entry.id));
+		await seed.close();
+
+		server = await startChatServer(async () => new Agent({ session: await openSession(storage.reopen()), initialState: { model: faux.getModel() } }), {
+			afterRequest: async (agent) => agent.session?.close(),
+		});
+		const chat = new NodeChat(server.url, { messages: initial });
+		await chat.sendMessage({ text: "Second" });
+		const after = await openSession(storage.reopen(), { lock: false });
+		expect(after.buildContext().messages.map((message) => message.role)).toEqual(["user", "assistant", "user", "assistant"]);
+		await after.close();
 		faux.unregister();
 	});
 });
