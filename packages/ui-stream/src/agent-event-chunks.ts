@@ -85,7 +85,17 @@ export function createAgentEventChunks(options: AgentEventChunksOptions = {}): (
 		}
 	};
 
-	const partId = (contentIndex: number, kind: string): string => `${kind}-${step}-${contentIndex}`;
+	// One id string per block, made once (a reply has tens of thousands of deltas).
+	let ids: string[] = [];
+	const partId = (contentIndex: number, kind: string): string => {
+		const slot = contentIndex * 2 + (kind === "text" ? 0 : 1);
+		let id = ids[slot];
+		if (id === undefined) {
+			id = `${kind}-${step}-${contentIndex}`;
+			ids[slot] = id;
+		}
+		return id;
+	};
 
 	return (event) => {
 		switch (event.type) {
@@ -93,6 +103,7 @@ export function createAgentEventChunks(options: AgentEventChunksOptions = {}): (
 				if (!isAssistant(event.message)) return [];
 				step++;
 				open = new Map();
+				ids = [];
 				inStep = true;
 				return [{ type: "start-step" }];
 			case "message_update":

@@ -1,8 +1,8 @@
 import { ToolApprovalError } from "@pi/agent-core";
-import { type AgentUIStreamOptions, streamPreparedRun } from "./create-agent-ui-stream.js";
+import { type AgentUIStreamOptions, runPrepared } from "./create-agent-ui-stream.js";
 import { prepareAgentRun } from "./prepare-agent-run.js";
 import { UIMessagesError } from "./ui-messages-error.js";
-import { UI_MESSAGE_STREAM_HEADERS, uiMessageChunkSseStream } from "./ui-message-sse.js";
+import { sseByteStream, UI_MESSAGE_STREAM_HEADERS } from "./ui-message-sse.js";
 
 /**
  * The agent's answer to a `useChat` request as a `Response` (server-sent events of UI message
@@ -30,6 +30,6 @@ export async function createAgentUIStreamResponse(options: AgentUIStreamOptions)
 		if (error instanceof ToolApprovalError) return new Response(error.message, { status: 409, headers: { "content-type": "text/plain; charset=utf-8" } });
 		throw error;
 	}
-	const chunks = streamPreparedRun(options, Promise.resolve(prepared));
-	return new Response(uiMessageChunkSseStream(chunks), { headers: UI_MESSAGE_STREAM_HEADERS });
+	const body = sseByteStream((send) => runPrepared(options, Promise.resolve(prepared), send), () => options.agent.abort());
+	return new Response(body, { headers: UI_MESSAGE_STREAM_HEADERS });
 }

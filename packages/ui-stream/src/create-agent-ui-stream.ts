@@ -52,59 +52,64 @@ export function createAgentUIStream(options: AgentUIStreamOptions): ReadableStre
 	return streamPreparedRun(options, prepareAgentRun(options.agent, options.uiMessages, newMessageId));
 }
 
-/** The stream of a run being prepared: shared by the stream and the `Response` entry points. */
+/** The stream of a run being prepared: its chunks as objects. */
 export function streamPreparedRun(options: AgentUIStreamOptions, preparing: Promise<PreparedRun>): ReadableStream<UIMessageChunk> {
-	const { agent, signal } = options;
-	const chunksOf = createAgentEventChunks({ sendReasoning: options.sendReasoning ?? true });
-	const added: AgentMessage[] = [];
 	let closed = false;
 	return new ReadableStream<UIMessageChunk>({
 		start(controller) {
-			const send = (chunk: UIMessageChunk) => {
+			void runPrepared(options, preparing, (chunk) => {
 				if (!closed) controller.enqueue(chunk);
-			};
-			const listener = (event: AgentEvent) => {
-				if (event.type === "message_end") added.push(event.message);
-				for (const chunk of chunksOf(event)) send(chunk);
-			};
-			const abort = () => agent.abort();
-			void (async () => {
-				let unsubscribe: (() => void) | undefined;
-				try {
-					const prepared = await preparing;
-					const start: UIMessageChunk = { type: "start" };
-					if (prepared.replyKey !== undefined) start.messageId = prepared.replyKey;
-					const startMetadata = options.messageMetadata?.({ phase: "start", messages: added, defaultMetadata: undefined });
-					if (startMetadata !== undefined) start.messageMetadata = startMetadata;
-					send(start);
-					unsubscribe = agent.subscribe(listener);
-					if (signal?.aborted) return;
-					signal?.addEventListener("abort", abort, { once: true });
-					await prepared.run();
-					const defaultMetadata = runMetadata(added, prepared.continues ? prepared.previousMetadata : undefined);
-					const metadata = options.messageMetadata ? options.messageMetadata({ phase: "finish", messages: added, defaultMetadata }) : defaultMetadata;
-					const finish: UIMessageChunk = { type: "finish", finishReason: finishReasonOf(lastReply(added)?.stopReason) };
-					if (metadata !== undefined) finish.messageMetadata = metadata;
-					send(finish);
-				} catch (error) {
-					send({ type: "error", errorText: error instanceof Error ? error.message : String(error) });
-					send({ type: "finish", finishReason: "error" });
-				} finally {
-					unsubscribe?.();
-					signal?.removeEventListener("abort", abort);
-					if (!closed) {
-						closed = true;
-						controller.close();
-					}
-				}
-			})();
+			}).finally(() => {
+				if (closed) return;
+				closed = true;
+				controller.close();
+			});
 		},
 		cancel() {
 			// The client went away (useChat's stop(), a closed tab): stop the model call too.
 			closed = true;
-			agent.abort();
+			options.agent.abort();
 		},
 	});
+}
+
+/**
+ * Runs a prepared request, handing each chunk to `send` in order: `start`, the run's chunks,
+ * `finish` (after an `error` chunk when anything failed). Resolves when the last is sent; never rejects.
+ */
+export async function runPrepared(options: AgentUIStreamOptions, preparing: Promise<PreparedRun>, send: (chunk: UIMessageChunk) => void): Promise<void> {
+	const { agent, signal } = options;
+	const chunksOf = createAgentEventChunks({ sendReasoning: options.sendReasoning ?? true });
+	const added: AgentMessage[] = [];
+	const listener = (event: AgentEvent) => {
+		if (event.type === "message_end") added.push(event.message);
+		for (const chunk of chunksOf(event)) send(chunk);
+	};
+	const abort = () => agent.abort();
+	let unsubscribe: (() => void) | undefined;
+	try {
+		const prepared = await preparing;
+		const start: UIMessageChunk = { type: "start" };
+		if (prepared.replyKey !== undefined) start.messageId = prepared.replyKey;
+		const startMetadata = options.messageMetadata?.({ phase: "start", messages: added, defaultMetadata: undefined });
+		if (startMetadata !== undefined) start.messageMetadata = startMetadata;
+		send(start);
+		unsubscribe = agent.subscribe(listener);
+		if (signal?.aborted) return;
+		signal?.addEventListener("abort", abort, { once: true });
+		await prepared.run();
+		const defaultMetadata = runMetadata(added, prepared.continues ? prepared.previousMetadata : undefined);
+		const metadata = options.messageMetadata ? options.messageMetadata({ phase: "finish", messages: added, defaultMetadata }) : defaultMetadata;
+		const finish: UIMessageChunk = { type: "finish", finishReason: finishReasonOf(lastReply(added)?.stopReason) };
+		if (metadata !== undefined) finish.messageMetadata = metadata;
+		send(finish);
+	} catch (error) {
+		send({ type: "error", errorText: error instanceof Error ? error.message : String(error) });
+		send({ type: "finish", finishReason: "error" });
+	} finally {
+		unsubscribe?.();
+		signal?.removeEventListener("abort", abort);
+	}
 }
 
 /**
