@@ -44,7 +44,7 @@ async function connectStdio(server: McpStdioServer, options: McpCommonOptions, t
 	const name = options.name ?? (server.command.split(/[\\/]/).pop() || server.command);
 	const transport = new StdioTransport(server);
 	const failure = (error: unknown, what: string): Error =>
-		describeFailure(error, { server: name, what, timeoutMs, command: server.command, exit: transport.exit, stderr: transport.lastStderrLines() });
+		describeFailure(error, { server: name, what, timeoutMs, command: server.command, exit: transport.closing ? undefined : transport.exit, stderr: transport.lastStderrLines() });
 	const { client, changes } = await initialize(transport, options, timeoutMs, failure);
 	const { McpClientConnection } = await import("./mcp-client-connection.js");
 	return new McpClientConnection({ client, changes, name, timeoutMs, options, failure, transport, pid: () => transport.pid });
@@ -100,11 +100,28 @@ async function initialize(
 	}
 	try {
 		await client.connect(transport, { timeout: timeoutMs, signal: options.signal });
+		deliverInOrder(transport);
 		return { client, changes };
 	} catch (error) {
 		await client.close().catch(() => {});
 		throw failure(error, "initialize");
 	}
+}
+
+/**
+ * Makes the client handle the server's messages strictly in the order they came. The SDK runs a
+ * notification's handler a microtask later but settles a response at once, so a progress
+ * notification sent right before its tool's answer (in the same chunk of stdout or of the SSE
+ * stream) found its handler already gone and the last `tool_execution_update` was lost. Chained
+ * like this, each message is delivered after the handlers the previous one scheduled.
+ */
+function deliverInOrder(transport: Transport): void {
+	const deliver = transport.onmessage;
+	if (!deliver) return;
+	let delivered = Promise.resolve();
+	transport.onmessage = (message, extra) => {
+		delivered = delivered.then(() => deliver(message, extra)).catch((error: unknown) => transport.onerror?.(error as Error));
+	};
 }
 
 /** The server part of `options`, checked: exactly one of `command` and `url`, of the right types. */

@@ -7,7 +7,7 @@ export interface FailureContext {
 	/** What was being done, e.g. `tools/call "get-sum"` or `initialize`. */
 	what: string;
 	timeoutMs: number;
-	/** How the child process ended, when it has (stdio). */
+	/** How the child process ended, when it ended by itself, not by `close()` (stdio). */
 	exit?: ChildExit | undefined;
 	/** The child's last standard-error lines (stdio). */
 	stderr?: readonly string[];
@@ -49,13 +49,14 @@ function failureText(error: unknown, context: FailureContext): string {
 	if (code === "EACCES" && context.command !== undefined) {
 		return `could not start ${server}: command "${context.command}" is not executable (${message}).`;
 	}
+	// Before the exit: after a timeout the SDK closes the connection, and so ends the child itself.
+	if (code === REQUEST_TIMEOUT) return `${server} did not answer ${context.what} within ${context.timeoutMs} ms (timeoutMs).`;
 	if (context.exit) {
 		const how = context.exit.signal ? `was killed by ${context.exit.signal}` : `exited with code ${context.exit.code}`;
 		const lines = context.stderr ?? [];
 		const tail = lines.length > 0 ? ` Its last standard error lines:\n${lines.map((line) => `  ${line}`).join("\n")}` : " It wrote nothing to standard error.";
 		return `${server} ${how} during ${context.what}.${tail}`;
 	}
-	if (code === REQUEST_TIMEOUT) return `${server} did not answer ${context.what} within ${context.timeoutMs} ms (timeoutMs).`;
 	if (typeof code === "number" && code >= 400 && code < 600) {
 		const at = context.url ? ` at ${context.url}` : "";
 		const hint = code === 401 || code === 403 ? ": check the credentials in `headers`" : "";

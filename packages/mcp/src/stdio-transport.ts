@@ -32,6 +32,8 @@ export class StdioTransport implements Transport {
 
 	/** Set once the child has ended (or could not start). */
 	exit: ChildExit | undefined;
+	/** `close()` was called: an exit after it is this side's doing, not the server's failure. */
+	closing = false;
 	/** Why the child could not start (e.g. `spawn npx ENOENT`). */
 	spawnError: Error | undefined;
 
@@ -106,6 +108,7 @@ export class StdioTransport implements Transport {
 
 	/** Closes stdin, then sends SIGTERM and SIGKILL, {@link CLOSE_STEP_MS} apart, until the child is gone. */
 	close(): Promise<void> {
+		this.closing = true;
 		this.closed ??= this.stop();
 		return this.closed;
 	}

@@ -158,6 +158,8 @@ export interface McpConnection {
 	readonly name: string;
 	readonly serverInfo: McpServerInfo;
 	readonly capabilities: McpServerCapabilities;
+	/** The server's process id while it runs (stdio), e.g. to watch its memory; `undefined` over HTTP. */
+	readonly pid: number | undefined;
 	/**
 	 * The server's tools as agent tools: named `prefix + name`, with the server's description, its
 	 * JSON Schema as `parameters` (unchanged) and `label` from its `title` or name. The list is

@@ -14,7 +14,7 @@ server.registerTool("crash", { description: "Writes to stderr, then exits with c
 	return new Promise(() => {});
 });
 
-server.registerTool("wait-for-cancel", { description: "Never answers; records the cancellation it receives." }, async (_args, extra) => {
+server.registerTool("wait-for-cancel", { description: "Never answers; records the cancellation it receives." }, async (extra) => {
 	await new Promise((resolve) => extra.signal.addEventListener("abort", resolve, { once: true }));
 	appendFileSync(process.env.PI_FIXTURE_LOG, `${JSON.stringify({ cancelled: extra.requestId, reason: String(extra.signal.reason) })}\n`);
 	return { content: [] };
