@@ -28,18 +28,23 @@ export interface RunningServer {
 	stop(): Promise<void>;
 }
 
+/** A server-everything HTTP process, with what it has printed so far. */
+export interface EverythingHttp extends RunningServer {
+	output(): string;
+}
+
 /**
  * server-everything's own HTTP entry point (`streamableHttp` serves /mcp, `sse` serves /sse), kept
  * on 127.0.0.1 and a free port by test/servers/loopback-listen.mjs.
  */
-export async function startEverythingHttp(transport: "streamableHttp" | "sse"): Promise<RunningServer> {
+export async function startEverythingHttp(transport: "streamableHttp" | "sse"): Promise<EverythingHttp> {
 	const child = spawn(process.execPath, ["--import", join(here, "..", "servers", "loopback-listen.mjs"), EVERYTHING_BIN, transport], {
 		stdio: ["ignore", "pipe", "pipe"],
 	});
 	let stderr = "";
+	let stdout = "";
 	child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
 	const port = await new Promise<number>((resolve, reject) => {
-		let stdout = "";
 		child.stdout?.on("data", (chunk: Buffer) => {
 			stdout += chunk.toString();
 			const match = /PI_TEST_LISTENING (\d+)/.exec(stdout);
@@ -48,7 +53,7 @@ export async function startEverythingHttp(transport: "streamableHttp" | "sse"): 
 		child.once("exit", (code) => reject(new Error(`server-everything ${transport} exited with code ${code} before listening: ${stderr}`)));
 	});
 	const path = transport === "sse" ? "/sse" : "/mcp";
-	return { url: `http://127.0.0.1:${port}${path}`, stop: () => stopChild(child) };
+	return { url: `http://127.0.0.1:${port}${path}`, stop: () => stopChild(child), output: () => stdout + stderr };
 }
 
 /** An HTTP server on 127.0.0.1 that answers every request with `status` and `body`. */
