@@ -2,7 +2,7 @@
  * The vocabulary of @pi/mcp: how to reach a server, what a connection offers, and the shapes of
  * its resources and prompts. Types only: importing this module costs nothing at run time.
  */
-import type { Model } from "@pi/ai";
+import type { Api, Model } from "@pi/ai";
 import type { AgentMessage, AgentTool, StreamFn } from "@pi/agent-core";
 
 /** A server started as a child process, spoken to over its standard input and output. */
@@ -66,7 +66,7 @@ export type McpListKind = "tools" | "resources" | "prompts";
 
 /** How a server's request for an LLM completion is answered. */
 export interface McpSamplingOptions {
-	model: Model<any>;
+	model: Model<Api>;
 	/** Streams the reply; the agent's own `streamFn` fits. Default: `streamSimple` of @pi/ai. */
 	streamFn?: StreamFn;
 }

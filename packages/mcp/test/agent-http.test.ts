@@ -45,6 +45,17 @@ describe("Streamable HTTP", () => {
 		]);
 	});
 
+	it("aborting a call over HTTP gives the aborted result, and the session stays usable", async () => {
+		const tools = await server.tools({ include: ["trigger-long-running-operation", "echo"] });
+		const { events, run } = runScripted(tools, [{ name: "trigger-long-running-operation", arguments: { duration: 30, steps: 300 } }], (event, agent) => {
+			if (event.type === "tool_execution_update") agent.abort();
+		});
+		await run;
+		expect(toolEnds(events).map((end) => end.text)).toEqual(["Tool execution was aborted."]);
+		const echo = tools.find((tool) => tool.name === "echo")!;
+		await expect(echo.execute("after", { message: "still up" })).resolves.toMatchObject({ content: [{ type: "text", text: "Echo: still up" }] });
+	});
+
 	it("reads resources and prompts", async () => {
 		expect((await server.resources()).some((resource) => resource.uri === "demo://resource/static/document/features.md")).toBe(true);
 		const [contents] = await server.readResource("demo://resource/dynamic/text/4");
