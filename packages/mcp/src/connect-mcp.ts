@@ -55,21 +55,31 @@ async function connectHttp(server: McpHttpServer, options: McpCommonOptions, tim
 	const name = options.name ?? url.host;
 	// The query may hold a token: messages show the URL without it.
 	const shownUrl = `${url.origin}${url.pathname}`;
-	const failure = (error: unknown, what: string): Error => describeFailure(error, { server: name, what, timeoutMs, url: shownUrl });
+	let lost: string | undefined;
+	const failure = (error: unknown, what: string): Error => describeFailure(error, { server: name, what, timeoutMs, url: shownUrl, lost });
+	// The SDK reopens a broken event stream a few times, then gives up and reports it, but leaves
+	// the requests whose answers were to come on it waiting until their timeout. The server is gone:
+	// close the client, so that they fail now, naming what happened.
+	const onTransportError = (error: Error, client: Client) => {
+		if (lost === undefined && /Maximum reconnection attempts/.test(error.message)) {
+			lost = error.message;
+			void client.close().catch(() => {});
+		}
+	};
 	const requestInit: RequestInit = server.headers ? { headers: server.headers } : {};
 	const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/sdk/client/streamableHttp.js");
 	const streamable = new StreamableHTTPClientTransport(url, { requestInit });
 	let connected: { client: Client; changes: ListChanges };
 	let transport: Transport = streamable;
 	try {
-		connected = await initialize(streamable, options, timeoutMs, (error) => error as Error);
+		connected = await initialize(streamable, options, timeoutMs, (error) => error as Error, onTransportError);
 	} catch (error) {
 		const status = (error as { code?: unknown }).code;
 		if (typeof status !== "number" || !SSE_FALLBACK_STATUSES.has(status)) throw failure(error, "initialize");
 		const { SSEClientTransport } = await import("@modelcontextprotocol/sdk/client/sse.js");
 		const sse = new SSEClientTransport(url, { requestInit });
 		transport = sse;
-		connected = await initialize(sse, options, timeoutMs, failure);
+		connected = await initialize(sse, options, timeoutMs, failure, onTransportError);
 	}
 	const terminate = transport === streamable ? () => streamable.terminateSession() : undefined;
 	const { McpClientConnection } = await import("./mcp-client-connection.js");
@@ -82,6 +92,7 @@ async function initialize(
 	options: McpCommonOptions,
 	timeoutMs: number,
 	failure: (error: unknown, what: string) => Error,
+	onTransportError?: (error: Error, client: Client) => void,
 ): Promise<{ client: Client; changes: ListChanges }> {
 	const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
 	const { listenForListChanges } = await import("./mcp-client-connection.js");
@@ -90,9 +101,9 @@ async function initialize(
 		// Sampling is advertised only when the app gave a model to answer with.
 		{ capabilities: options.sampling ? { sampling: {} } : {} },
 	);
-	// Failures reach the caller through the request that meets them; the SDK's default handler
-	// would print them to the console.
-	client.onerror = () => {};
+	// Failures reach the caller through the request that meets them (the SDK's default handler
+	// would print them to the console); `onTransportError` sees the ones that end the connection.
+	client.onerror = (error) => onTransportError?.(error, client);
 	const changes = listenForListChanges(client);
 	if (options.sampling) {
 		const { answerSampling } = await import("./answer-sampling.js");

@@ -15,6 +15,8 @@ export interface FailureContext {
 	command?: string;
 	/** The URL without its query (HTTP). */
 	url?: string;
+	/** Why the HTTP connection was given up (its event stream broke and could not be reopened). */
+	lost?: string | undefined;
 }
 
 // The SDK's JSON-RPC error codes for a closed connection and a request past its timeout.
@@ -50,6 +52,9 @@ function failureText(error: unknown, context: FailureContext): string {
 		return `could not start ${server}: command "${context.command}" is not executable (${message}).`;
 	}
 	// Before the exit: after a timeout the SDK closes the connection, and so ends the child itself.
+	if (context.lost !== undefined) {
+		return `${server}${context.url ? ` at ${context.url}` : ""} was lost during ${context.what}: its event stream broke and could not be reopened (${context.lost}).`;
+	}
 	if (code === REQUEST_TIMEOUT) return `${server} did not answer ${context.what} within ${context.timeoutMs} ms (timeoutMs).`;
 	if (context.exit) {
 		const how = context.exit.signal ? `was killed by ${context.exit.signal}` : `exited with code ${context.exit.code}`;

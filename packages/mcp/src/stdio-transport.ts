@@ -10,6 +10,8 @@ import type { McpStdioServer } from "./types.js";
 const STDERR_LINES_KEPT = 10;
 /** Each step of `close()`: stdin closed, then SIGTERM, then SIGKILL. */
 const CLOSE_STEP_MS = 2_000;
+/** How long the pipes of a child that exited may stay open (held by a grandchild) before they are let go. */
+const PIPE_DRAIN_MS = 500;
 
 /** How the child process ended: its exit code or signal. */
 export interface ChildExit {
@@ -78,6 +80,16 @@ export class StdioTransport implements Transport {
 				}
 				this.onerror?.(error);
 			});
+			// A grandchild (the server that `npx` starts) may keep the pipes open after the child
+			// exited, and "close" would never come: once the child is gone, give its pipes a moment
+			// to drain, then let go of them.
+			child.once("exit", () => {
+				setTimeout(() => {
+					child.stdin?.destroy();
+					child.stdout?.destroy();
+					child.stderr?.destroy();
+				}, PIPE_DRAIN_MS).unref();
+			});
 			// "close" (not "exit") comes after stdout and stderr are drained, so the last lines are in.
 			child.once("close", (code, signal) => {
 				this.exit = { code, signal };
@@ -115,7 +127,8 @@ export class StdioTransport implements Transport {
 
 	private async stop(): Promise<void> {
 		const child = this.child;
-		if (child && this.exit === undefined) {
+		// A child that never started (no such command) has nothing to end.
+		if (child && this.exit === undefined && this.spawnError === undefined) {
 			const ended = new Promise<void>((resolve) => child.once("close", () => resolve()));
 			const step = () => new Promise<void>((resolve) => setTimeout(resolve, CLOSE_STEP_MS).unref());
 			child.stdin?.end();

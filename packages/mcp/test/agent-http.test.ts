@@ -93,3 +93,27 @@ describe("HTTP+SSE fallback", () => {
 		}
 	});
 });
+
+describe("a Streamable HTTP server that dies mid-call", () => {
+	it("the tool result says the server was lost (its stream could not be reopened), without waiting for timeoutMs", async () => {
+		const http = await startEverythingHttp("streamableHttp");
+		const server = await connectMcp({ url: http.url, name: "remote" });
+		try {
+			const tools = await server.tools({ include: ["trigger-long-running-operation"] });
+			const { events, run } = runScripted(tools, [{ name: "trigger-long-running-operation", arguments: { duration: 30, steps: 300 } }], (event) => {
+				if (event.type === "tool_execution_update" && (event.partialResult.details as { progress: number }).progress === 1) void http.stop();
+			});
+			await run;
+			expect(toolEnds(events).map((end) => [end.isError, end.text])).toEqual([
+				[
+					true,
+					`MCP server "remote" at ${http.url} was lost during tools/call "trigger-long-running-operation": its event stream broke and could not be reopened (Maximum reconnection attempts (2) exceeded.).`,
+				],
+			]);
+			expect(events.at(-1)?.type).toBe("agent_end");
+		} finally {
+			await server.close();
+			await http.stop();
+		}
+	});
+});
