@@ -41,18 +41,21 @@ export async function connectMcp(options: McpConnectOptions): Promise<McpConnect
 
 async function connectStdio(server: McpStdioServer, options: McpCommonOptions, timeoutMs: number): Promise<McpConnection> {
 	const { StdioTransport } = await import("./stdio-transport.js");
-	const name = options.name ?? (server.command.split(/[\\/]/).pop() || server.command);
+	// Until the server has said its name, the command's file name stands for it.
+	let name = options.name ?? (server.command.split(/[\\/]/).pop() || server.command);
 	const transport = new StdioTransport(server);
 	const failure = (error: unknown, what: string): Error =>
 		describeFailure(error, { server: name, what, timeoutMs, command: server.command, exit: transport.closing ? undefined : transport.exit, stderr: transport.lastStderrLines() });
 	const { client, changes } = await initialize(transport, options, timeoutMs, failure);
+	name = options.name ?? client.getServerVersion()?.name ?? name;
 	const { McpClientConnection } = await import("./mcp-client-connection.js");
-	return new McpClientConnection({ client, changes, name, timeoutMs, options, failure, transport, pid: () => transport.pid });
+	return new McpClientConnection({ client, changes, name, timeoutMs, options, failure, pid: () => transport.pid });
 }
 
 async function connectHttp(server: McpHttpServer, options: McpCommonOptions, timeoutMs: number): Promise<McpConnection> {
 	const url = new URL(server.url);
-	const name = options.name ?? url.host;
+	// Until the server has said its name, the URL's host stands for it.
+	let name = options.name ?? url.host;
 	// The query may hold a token: messages show the URL without it.
 	const shownUrl = `${url.origin}${url.pathname}`;
 	let lost: string | undefined;
@@ -82,8 +85,9 @@ async function connectHttp(server: McpHttpServer, options: McpCommonOptions, tim
 		connected = await initialize(sse, options, timeoutMs, failure, onTransportError);
 	}
 	const terminate = transport === streamable ? () => streamable.terminateSession() : undefined;
+	name = options.name ?? connected.client.getServerVersion()?.name ?? name;
 	const { McpClientConnection } = await import("./mcp-client-connection.js");
-	return new McpClientConnection({ ...connected, name, timeoutMs, options, failure, transport, terminate });
+	return new McpClientConnection({ ...connected, name, timeoutMs, options, failure, terminate });
 }
 
 /** A client connected over `transport`, with the sampling handler when asked; closed again on failure. */

@@ -1,7 +1,6 @@
 import type { AgentMessage, AgentTool } from "@pi/agent-core";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { RequestOptions } from "@modelcontextprotocol/sdk/shared/protocol.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
 	PromptListChangedNotificationSchema,
 	ResourceListChangedNotificationSchema,
@@ -32,7 +31,6 @@ export interface McpClientConnectionParts {
 	options: McpCommonOptions;
 	/** Words a failure of `what` (see `describeFailure`), with what the transport knows. */
 	failure: (error: unknown, what: string) => Error;
-	transport: Transport;
 	/** Ends the server-side session before the transport closes (Streamable HTTP's DELETE). */
 	terminate?: (() => Promise<void>) | undefined;
 	/** The child's process id (stdio). */

@@ -33,8 +33,8 @@ export interface McpHttpServer {
 /** What every connection takes, whatever the transport. */
 export interface McpCommonOptions {
 	/**
-	 * Names the server in error messages and tool-result texts. Default: the command's file name,
-	 * or the URL's host.
+	 * Names the server in error messages and tool-result texts. Default: the name the server gives
+	 * in its `initialize` answer (before that answer, the command's file name or the URL's host).
 	 */
 	name?: string;
 	/**
@@ -154,7 +154,7 @@ export type McpProgressDetails = {
  * ```
  */
 export interface McpConnection {
-	/** The name used in messages: `options.name`, or else the command's file name or the URL's host. */
+	/** The name used in messages: `options.name`, or else the server's own name (`serverInfo.name`). */
 	readonly name: string;
 	readonly serverInfo: McpServerInfo;
 	readonly capabilities: McpServerCapabilities;

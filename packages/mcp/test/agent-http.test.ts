@@ -21,8 +21,8 @@ describe("Streamable HTTP", () => {
 		await http?.stop();
 	});
 
-	it("connects, named after the URL's host, with no process id", () => {
-		expect(server.name).toBe(new URL(http.url).host);
+	it("connects, named after the server's own name, with no process id", () => {
+		expect(server.name).toBe("mcp-servers/everything");
 		expect(server.serverInfo.name).toBe("mcp-servers/everything");
 		expect(server.pid).toBeUndefined();
 	});
