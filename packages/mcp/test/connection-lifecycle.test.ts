@@ -28,6 +28,18 @@ createInterface({ input: process.stdin }).on("line", (line) => {
 });`;
 
 describe("connection lifecycle", () => {
+	it("a server without resources or prompts capabilities lists none, without asking", async () => {
+		const server = await connectMcp({ command: process.execPath, args: ["-e", noisy] });
+		try {
+			expect(server.capabilities).toEqual({ tools: {} });
+			expect(server.name).toBe("noisy");
+			expect(await server.resources()).toEqual([]);
+			expect(await server.prompts()).toEqual([]);
+		} finally {
+			await server.close();
+		}
+	});
+
 	it("close() ends the child process; a second close() resolves at once", async () => {
 		const server = await connectMcp({ command: process.execPath, args: ["-e", noisy] });
 		const pid = server.pid!;
