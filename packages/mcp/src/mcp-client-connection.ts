@@ -99,11 +99,7 @@ export class McpClientConnection implements McpConnection {
 			const page = await this.parts.client.listTools(cursor ? { cursor } : undefined, request);
 			return { items: page.tools, nextCursor: page.nextCursor };
 		});
-		const list = this.toolList;
-		const tools = await list.catch((error: unknown) => {
-			if (this.toolList === list) this.toolList = undefined; // a failed listing is not kept
-			throw error;
-		});
+		const tools = await this.kept(this.toolList, () => (this.toolList = undefined));
 		const callTool: McpToolCaller = (name, args, signal, onProgress) =>
 			this.request(
 				`tools/call "${name}"`,
@@ -189,7 +185,7 @@ export class McpClientConnection implements McpConnection {
 		});
 	}
 
-	/** `list`, forgotten again by `forget` when it fails, so that the next call retries. */
+	/** `list`, forgotten again by `forget` when it fails (a failed listing is not kept), so that the next call retries. */
 	private async kept<T>(list: Promise<T>, forget: () => void): Promise<T> {
 		try {
 			return await list;
