@@ -119,6 +119,8 @@ async function initialize(
 		return { client, changes };
 	} catch (error) {
 		await client.close().catch(() => {});
+		// Aborted by the caller: its own reason, as `signal.throwIfAborted()` would give it.
+		if (options.signal?.aborted) throw options.signal.reason;
 		throw failure(error, "initialize");
 	}
 }

@@ -43,6 +43,13 @@ describe("starting", () => {
 		await expect(connectMcp({ command: "x", args: [1] as never })).rejects.toThrow("args must be an array of strings.");
 	});
 
+	it("aborting while the server starts rejects with the signal's reason, and ends the child", async () => {
+		const controller = new AbortController();
+		const started = connectMcp({ command: process.execPath, args: ["-e", "setInterval(() => {}, 1000)"], signal: controller.signal });
+		setTimeout(() => controller.abort(new Error("the user pressed Ctrl-C")), 100);
+		await expect(started).rejects.toThrow("the user pressed Ctrl-C");
+	});
+
 	it("an already aborted signal rejects at once", async () => {
 		await expect(connectMcp({ ...everythingStdio(), signal: AbortSignal.abort(new Error("user left")) })).rejects.toThrow("user left");
 	});
@@ -132,5 +139,5 @@ describe("HTTP failures", () => {
 // No process started by these tests outlives them.
 afterAll(() => {
 	const children = execFileSync("ps", ["-o", "pid=,args=", "--ppid", String(process.pid)], { encoding: "utf8" }).trim();
-	expect(children).not.toMatch(/server-everything|fixture-server/);
+	expect(children).not.toMatch(/server-everything|fixture-server|silent-tool-server|setInterval/);
 });
