@@ -4,6 +4,7 @@
  * falls back to: tools through an `Agent`, progress, resources, prompts, and `close()` ending
  * the HTTP session.
  */
+import { fauxAssistantMessage, registerFauxProvider } from "@pi/ai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectMcp, type McpConnection } from "../src/index.js";
 import { runScripted, toolEnds } from "./helpers/scripted-agent.js";
@@ -54,6 +55,23 @@ describe("Streamable HTTP", () => {
 		expect(toolEnds(events).map((end) => end.text)).toEqual(["Tool execution was aborted."]);
 		const echo = tools.find((tool) => tool.name === "echo")!;
 		await expect(echo.execute("after", { message: "still up" })).resolves.toMatchObject({ content: [{ type: "text", text: "Echo: still up" }] });
+	});
+
+	it("answers the server's sampling requests over HTTP with the app's model", async () => {
+		const sampler = registerFauxProvider({ api: "faux-http-sampler", provider: "sampler", models: [{ id: "http-sampler" }] });
+		sampler.setResponses([fauxAssistantMessage("sampled over HTTP")]);
+		const sampling = await connectMcp({ url: http.url, sampling: { model: sampler.getModel() } });
+		try {
+			const tools = await sampling.tools({ include: ["trigger-sampling-request"] });
+			const { events, run } = runScripted(tools, [{ name: "trigger-sampling-request", arguments: { prompt: "Hi" } }]);
+			await run;
+			const [end] = toolEnds(events);
+			expect(end?.isError).toBe(false);
+			expect(end?.text).toContain('"text": "sampled over HTTP"');
+		} finally {
+			await sampling.close();
+			sampler.unregister();
+		}
 	});
 
 	it("reads resources and prompts", async () => {
