@@ -98,12 +98,12 @@ describe("a server that ends during a call", () => {
 
 describe("a request over timeoutMs", () => {
 	it("a tool call that gets no answer nor progress within timeoutMs is an error result naming the limit, and the run goes on", async () => {
-		const server = await connectMcp({ command: process.execPath, args: [join(import.meta.dirname, "servers", "silent-tool-server.mjs")], name: "silent", timeoutMs: 1_000 });
+		const server = await connectMcp({ command: process.execPath, args: [join(import.meta.dirname, "servers", "silent-tool-server.mjs")], name: "silent", timeoutMs: 3_000 });
 		try {
 			const tools = await server.tools();
 			const { events, run } = runScripted(tools, [{ name: "never", arguments: {} }]);
 			await run;
-			expect(toolEnds(events).map((end) => [end.isError, end.text])).toEqual([[true, 'MCP server "silent" did not answer tools/call "never" within 1000 ms (timeoutMs).']]);
+			expect(toolEnds(events).map((end) => [end.isError, end.text])).toEqual([[true, 'MCP server "silent" did not answer tools/call "never" within 3000 ms (timeoutMs).']]);
 			expect(events.at(-1)?.type).toBe("agent_end");
 		} finally {
 			await server.close();

@@ -33,6 +33,11 @@ describe("progress", () => {
 	});
 });
 
+/** Resolves once the fixture server's log has a record with `key` (polled: the server is another process). */
+async function untilLogged(log: string, key: string): Promise<void> {
+	await expect.poll(() => readFileSync(log, "utf8"), { timeout: 20_000, interval: 20 }).toContain(`"${key}"`);
+}
+
 describe("abort", () => {
 	it("aborting mid-call ends the tool with the aborted result, and the run with agent_end", async () => {
 		const server = await connectMcp(everythingStdio());
@@ -59,15 +64,15 @@ describe("abort", () => {
 		try {
 			const tools = await server.tools({ include: ["wait-for-cancel"] });
 			const { events, run } = runScripted(tools, [{ name: "wait-for-cancel", arguments: {} }], (event, agent) => {
-				if (event.type === "tool_execution_start") setTimeout(() => agent.abort(), 50);
+				// Abort once the server has the call in hand (its "started" line), not at a guessed time.
+				if (event.type === "tool_execution_start") void untilLogged(log, "started").then(() => agent.abort());
 			});
 			await run;
 			expect(toolEnds(events).map((end) => end.text)).toEqual(["Tool execution was aborted."]);
-			// The server writes its record once the cancellation arrives: wait for the line, not for a time.
-			await expect.poll(() => readFileSync(log, "utf8"), { timeout: 10_000 }).toMatch(/cancelled/);
-			const record = JSON.parse(readFileSync(log, "utf8").trim()) as { cancelled: number; reason: string };
-			// tools/list was request 1 after initialize (0): the call is request 2.
-			expect(record.cancelled).toBe(2);
+			await untilLogged(log, "cancelled");
+			const records = readFileSync(log, "utf8").trim().split("\n").map((line) => JSON.parse(line) as { started?: number; cancelled?: number });
+			// tools/list was request 1 after initialize (0): the call is request 2, and it is the one cancelled.
+			expect(records).toEqual([{ started: 2 }, expect.objectContaining({ cancelled: 2 })]);
 		} finally {
 			await server.close();
 		}

@@ -14,7 +14,8 @@ server.registerTool("crash", { description: "Writes to stderr, then exits with c
 	return new Promise(() => {});
 });
 
-server.registerTool("wait-for-cancel", { description: "Never answers; records the cancellation it receives." }, async (extra) => {
+server.registerTool("wait-for-cancel", { description: "Never answers; records that it started, and the cancellation it receives." }, async (extra) => {
+	appendFileSync(process.env.PI_FIXTURE_LOG, `${JSON.stringify({ started: extra.requestId })}\n`);
 	await new Promise((resolve) => extra.signal.addEventListener("abort", resolve, { once: true }));
 	appendFileSync(process.env.PI_FIXTURE_LOG, `${JSON.stringify({ cancelled: extra.requestId, reason: String(extra.signal.reason) })}\n`);
 	return { content: [] };
