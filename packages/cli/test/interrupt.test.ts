@@ -37,9 +37,10 @@ it("Ctrl-C (SIGINT) aborts the request at once, keeps the partial reply on stdou
 	expect(partial.stopReason).toBe("aborted");
 	expect(partial.content[0].text).toBe(stdout.trimEnd());
 
-	// And the conversation goes on from there: the next prompt sends the partial reply back.
+	// And the conversation goes on from there: the next prompt sends the partial reply back (to the
+	// server --base-url names again: a recorded URL outside the catalog is not reused unconfirmed).
 	cli.server.enqueue(sseResponse(loadFixture("openai-completions", "text-basic")));
-	const next = await runCli(["-c", "Go on"], { env: cli.home.env() });
+	const next = await runCli(["-c", "--base-url", `${cli.server.url}/v1`, "Go on"], { env: cli.home.env() });
 	expect(next.code).toBe(0);
 	const sent = JSON.stringify((cli.server.requests[1]?.json as { messages: unknown[] }).messages);
 	expect(sent).toContain("2. Alaska");

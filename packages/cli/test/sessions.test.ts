@@ -57,8 +57,9 @@ describe("every prompt is kept in a session file under XDG_DATA_HOME", () => {
 describe("continuing", () => {
 	it("-c sends the last conversation's messages and system prompt, with the model it used, and appends to the same file", async () => {
 		cli.server.enqueue(sseResponse(TEXT), sseResponse(TEXT));
-		await runCli([...base(), "-s", "Be brief.", "Capital of the UK?"], { env: cli.home.env() });
-		// No -m, no --base-url, no -s: all three come back from the session.
+		await runCli(["models", "add", "local-llm", "--base-url", `${cli.server.url}/v1`], { env: cli.home.env() });
+		await runCli(["-m", "local-llm", "-s", "Be brief.", "Capital of the UK?"], { env: cli.home.env() });
+		// No -m, no --base-url, no -s: all three come back from the session (the model is the user's own).
 		const second = await runCli(["-c", "And of France?"], { env: cli.home.env() });
 		expect(second.code).toBe(0);
 		expect(cli.server.requests).toHaveLength(2);
@@ -123,17 +124,18 @@ describe("pi-ai sessions and pi-ai show", () => {
 		expect(list.code).toBe(0);
 		const [header, newest, older] = list.stdout.trimEnd().split("\n");
 		expect(header).toMatch(/^ID\s+DATE\s+MODEL\s+COST\s+FIRST LINE$/);
-		expect(newest).toMatch(/^\d{8}-\d{6}-[0-9a-f]{4}\s+\d{4}-\d\d-\d\d \d\d:\d\d\s+openai-compatible\/local-llm\s+\$0\s+What is the capital of the UK\?$/);
-		expect(older).toMatch(/^\d{8}-\d{6}-[0-9a-f]{4}\s+\d{4}-\d\d-\d\d \d\d:\d\d\s+anthropic\/claude-haiku-4-5\s+\$0\.\d{6}\s+Hello there$/);
+		expect(newest).toMatch(/^\d{8}-\d{6}-[0-9a-f]{4}\s+\d{4}-\d\d-\d\d \d\d:\d\d\s+openai-compatible\/local-llm at http:\/\/127\.0\.0\.1:\d+\/v1\s+\$0\s+What is the capital of the UK\?$/);
+		expect(older).toMatch(/^\d{8}-\d{6}-[0-9a-f]{4}\s+\d{4}-\d\d-\d\d \d\d:\d\d\s+anthropic\/claude-haiku-4-5 at http:\/\/127\.0\.0\.1:\d+\s+\$0\.\d{6}\s+Hello there$/);
 
 		const json = JSON.parse((await runCli(["sessions", "--json"], { env: cli.home.env() })).stdout);
 		expect(json).toHaveLength(2);
-		expect(json[1]).toMatchObject({ model: "anthropic/claude-haiku-4-5", firstLine: "Hello there", messages: 2 });
+		expect(json[1]).toMatchObject({ model: "anthropic/claude-haiku-4-5", baseUrl: cli.server.url, firstLine: "Hello there", messages: 2 });
 		expect(json[1].cost).toBeGreaterThan(0);
 
 		const show = await runCli(["show", json[0].id], { env: cli.home.env() });
 		expect(show.code).toBe(0);
 		expect(show.stdout).toContain(`session ${json[0].id}`);
+		expect(show.stdout).toContain(`openai-compatible/local-llm at ${cli.server.url}/v1`);
 		expect(show.stdout).toContain("> What is the capital of the UK?\n\nThe capital of the UK is London.\n");
 		const showJson = JSON.parse((await runCli(["show", json[0].path, "--json"], { env: cli.home.env() })).stdout);
 		expect(showJson.messages.map((message: { role: string }) => message.role)).toEqual(["user", "assistant"]);
