@@ -99,3 +99,39 @@ it("a tools module without tools is a usage error naming the file", async () => 
 	expect(broken.stderr).toContain('./broken.mjs: tool 1 ("x"): execute must be a function');
 	expect(cli.server.requests).toHaveLength(0);
 });
+
+it("a tools module whose export is an empty list is refused too, naming the file", async () => {
+	writeFileSync(join(cli.home.dir, "none.mjs"), "export default [];\n");
+	writeFileSync(join(cli.home.dir, "none-named.mjs"), "export const tools = [];\n");
+	for (const file of ["./none.mjs", "./none-named.mjs"]) {
+		const result = await runCli(["--tools", file, "-m", "m", "--base-url", cli.server.url, "Hi"], { env: cli.home.env(), cwd: cli.home.dir });
+		expect(result.code).toBe(2);
+		expect(result.stderr).toContain(`${file} exports no tools`);
+	}
+	expect(cli.server.requests).toHaveLength(0);
+});
+
+it("a .ts tools module loads where Node strips types; elsewhere the error names the Node version needed", async () => {
+	writeFileSync(
+		join(cli.home.dir, "typed-tools.ts"),
+		`const tools: { name: string; description: string; parameters: object; execute: () => Promise<object> }[] = [
+			{ name: "noop", description: "Does nothing", parameters: { type: "object", properties: {} }, execute: async () => ({ content: [], details: {} }) },
+		];
+		export default tools;\n`,
+	);
+	const stripsTypes = Boolean((process.features as { typescript?: unknown }).typescript);
+	if (!stripsTypes) {
+		const result = await runCli(["--tools", "./typed-tools.ts", "-m", "m", "--base-url", cli.server.url, "Hi"], { env: cli.home.env(), cwd: cli.home.dir });
+		expect(result.code).toBe(2);
+		expect(result.stderr).toBe(
+			`pi-ai: cannot load tools from ./typed-tools.ts: Node ${process.version} cannot load TypeScript; use Node 22.18 or later (or 22.6+ with --experimental-strip-types), or compile the module to .js\n`,
+		);
+		expect(result.stderr).not.toContain("Unknown file extension");
+		expect(cli.server.requests).toHaveLength(0);
+	} else {
+		cli.server.enqueue(sseResponse(loadFixture("openai-completions", "text-basic")));
+		const result = await runCli(["--tools", "./typed-tools.ts", "-m", "m", "--base-url", `${cli.server.url}/v1`, "Hi"], { env: cli.home.env(), cwd: cli.home.dir });
+		expect(result.code).toBe(0);
+		expect((cli.server.requests[0]?.json as { tools: { function: { name: string } }[] }).tools[0]?.function.name).toBe("noop");
+	}
+});
