@@ -81,9 +81,11 @@ it("NO_COLOR keeps the terminal free of escapes, and --no-thinking hides the thi
 	expect(uncoloured).toContain(thinkingOf(expected).slice(0, 30));
 	expect(uncoloured).not.toContain(DIM);
 
-	await terminal.type(`clear; pi-ai --no-thinking -m anthropic/claude-haiku-4-5 --base-url ${cli.server.url} "Hi"; echo "exit=$?"`);
+	// Its own marker: the first run's "exit=0" may still be on screen before `clear` runs.
+	await terminal.type(`clear; pi-ai --no-thinking -m anthropic/claude-haiku-4-5 --base-url ${cli.server.url} "Hi"; echo "hidden=$?"`);
 	await terminal.press("Enter");
-	const hidden = await terminal.waitFor((screen) => screen.includes("exit=0"));
+	const hidden = await terminal.waitFor((screen) => /hidden=\d/.test(screen));
+	expect(hidden).toContain("hidden=0");
 	expect(hidden).toContain(textOf(expected).split("\n")[0]);
 	expect(hidden).not.toContain(thinkingOf(expected).slice(0, 30));
 });
@@ -130,4 +132,17 @@ it("keys set reads the key without echoing it and stores it with mode 600", asyn
 	const keys = join(cli.home.configHome, "pi-ai", "keys.json");
 	expect(JSON.parse(readFileSync(keys, "utf8"))).toEqual({ openai: "sk-typed-secret-42" });
 	expect(statSync(keys).mode & 0o777).toBe(0o600);
+});
+
+it("a reply's escape sequences are shown, not obeyed: the window title stays, the text is visible", async () => {
+	const before = await terminal.title();
+	const chunk = (delta: object, finish: string | null = null) => `data: ${JSON.stringify({ id: "c1", choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+	cli.server.enqueue(sseResponse(`${chunk({ content: "Sure.\u001b]2;pwned\u0007 \u001b[8mhidden\u001b[0m done" })}${chunk({}, "stop")}data: [DONE]\n\n`));
+	await terminal.type(`pi-ai --base-url ${cli.server.url}/v1 -m local "Hi"; echo "exit=$?"`);
+	await terminal.press("Enter");
+	const screen = await terminal.waitFor((text) => /exit=\d+/.test(text));
+	expect(screen).toContain("exit=0");
+	expect(screen).toContain("Sure.\\x1b]2;pwned\\x07 \\x1b[8mhidden\\x1b[0m done");
+	expect(await terminal.title()).toBe(before);
+	expect(await terminal.title()).not.toBe("pwned");
 });
