@@ -76,11 +76,6 @@ export function removeAddedModel(id: string): boolean {
 	return true;
 }
 
-/** The added model `id`, if any. */
-export function addedModel(id: string, config: CliConfig = readConfig()): AddedModel | undefined {
-	return Object.hasOwn(config.models, id) ? config.models[id] : undefined;
-}
-
 /** The default model spec: `PI_MODEL`, `PI_AI_MODEL`, else config.json, else `undefined` (pick by available keys). */
 export function configuredModel(): { spec: string; from: string } | undefined {
 	for (const variable of ["PI_MODEL", "PI_AI_MODEL"]) {
