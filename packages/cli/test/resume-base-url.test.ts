@@ -54,6 +54,23 @@ describe("a session whose recorded base URL is not the catalog's", () => {
 		expect((cli.server.requests[1]?.json as { model: string }).model).toBe("nemo-finetune-7b");
 	});
 
+	it("a session with no record of where its model ran says so and names -m and --base-url", async () => {
+		cli.server.enqueue(sseResponse(loadFixture("openai-completions", "text-basic")));
+		await runCli(["--base-url", `${cli.server.url}/v1`, "-m", "nemo-finetune-7b", "Hi"], { env: cli.home.env() });
+		const file = sessionFiles(cli.home.dataHome)[0] as string;
+		// As an older pi-ai, or another program, would have written it: no pi-ai.model entry.
+		const lines = readFileSync(file, "utf8").trimEnd().split("\n");
+		const kept = lines.filter((line) => !line.includes('"customType":"pi-ai.model"'));
+		expect(kept).toHaveLength(lines.length - 1);
+		writeFileSync(file, `${kept.join("\n").replace('"parentId":"' + (JSON.parse(lines[1] as string) as { id: string }).id + '"', '"parentId":null')}\n`);
+		const result = await runCli(["-c", "Go on"], { env: cli.home.env() });
+		expect(result.code).toBe(2);
+		expect(result.stderr).toBe(
+			"pi-ai: the conversation's model openai-compatible/nemo-finetune-7b is not in the catalog, and the session does not record where it ran: pass -m nemo-finetune-7b --base-url URL\n",
+		);
+		expect(cli.server.requests).toHaveLength(1);
+	});
+
 	it("a model the user added resumes with no flags, at the URL of the user's entry", async () => {
 		await runCli(["models", "add", "gemma3", "--base-url", `${cli.server.url}/v1`, "--api", "openai-responses"], { env: cli.home.env() });
 		cli.server.enqueue(sseResponse(loadFixture("openai-responses", "text-basic")), sseResponse(loadFixture("openai-responses", "text-basic")));
