@@ -54,6 +54,16 @@ describe("a session whose recorded base URL is not the catalog's", () => {
 		expect((cli.server.requests[1]?.json as { model: string }).model).toBe("nemo-finetune-7b");
 	});
 
+	it("the wire API comes back from the session when --base-url confirms the URL", async () => {
+		cli.server.enqueue(sseResponse(loadFixture("openai-responses", "text-basic")), sseResponse(loadFixture("openai-responses", "text-basic")));
+		await runCli(["--base-url", `${cli.server.url}/v1`, "-m", "nemo-finetune-7b", "--api", "openai-responses", "Hi"], { env: cli.home.env() });
+		const refused = await runCli(["-c", "Go on"], { env: cli.home.env() });
+		expect(refused.stderr).toContain(`pi-ai models add nemo-finetune-7b --base-url ${cli.server.url}/v1 --api openai-responses`);
+		const next = await runCli(["-c", "--base-url", `${cli.server.url}/v1`, "Go on"], { env: cli.home.env() });
+		expect(next.code).toBe(0);
+		expect(cli.server.requests.map((request) => request.path)).toEqual(["/v1/responses", "/v1/responses"]);
+	});
+
 	it("a session with no record of where its model ran says so and names -m and --base-url", async () => {
 		cli.server.enqueue(sseResponse(loadFixture("openai-completions", "text-basic")));
 		await runCli(["--base-url", `${cli.server.url}/v1`, "-m", "nemo-finetune-7b", "Hi"], { env: cli.home.env() });
