@@ -11,16 +11,13 @@ import { escapeControlCharacters } from "../src/terminal/escape-control-characte
 import type { OutputStream } from "../src/terminal/style.js";
 import { useCliTestContext } from "./helpers/cli-test-context.js";
 import { runCli } from "./helpers/run-cli.js";
+import { chatReply } from "./helpers/chat-stream.js";
 
 const cli = useCliTestContext();
 
 // A window title (OSC 0), a clipboard write (OSC 52), a cursor move, a C1 CSI, a lone CR, DEL.
 const HOSTILE = "Hi\u001b]0;pwned\u0007 \u001b]52;c;ZWNobyBoaQ==\u0007 \u001b[2A\u009b31m back\rover\u007f\ttab\nline";
 const ESCAPED = "Hi\\x1b]0;pwned\\x07 \\x1b]52;c;ZWNobyBoaQ==\\x07 \\x1b[2A\\x9b31m back\\x0dover\\x7f\ttab\nline";
-
-function chatStream(text: string): string {
-	return `data: ${JSON.stringify({ id: "c1", choices: [{ index: 0, delta: { content: text } }] })}\n\ndata: ${JSON.stringify({ id: "c1", choices: [{ index: 0, delta: {}, finish_reason: "stop" }] })}\n\ndata: [DONE]\n\n`;
-}
 
 /** A stream that records what was written, a terminal or not. */
 function capture(isTTY: boolean): OutputStream & { text: string } {
@@ -63,7 +60,7 @@ describe("the reply printer", () => {
 
 describe("show and sessions", () => {
 	it("print a session's control characters escaped, even to a pipe", async () => {
-		cli.server.enqueue(sseResponse(chatStream(HOSTILE)));
+		cli.server.enqueue(sseResponse(chatReply(HOSTILE)));
 		const prompt = await runCli(["--base-url", `${cli.server.url}/v1`, "-m", "m", "first \u001b]0;x\u0007 line"], { env: cli.home.env() });
 		expect(prompt.code).toBe(0);
 		expect(prompt.stdout).toBe(`${HOSTILE}\n`); // a pipe: as it came

@@ -3,22 +3,15 @@ import { expect, it } from "vitest";
 import { finished, runCli, spawnCli, waitForOutput } from "./helpers/run-cli.js";
 import { messagesOf, sessionFiles } from "./helpers/session-file.js";
 import { useCliTestContext } from "./helpers/cli-test-context.js";
+import { bytesThroughEvent } from "./helpers/chat-stream.js";
 
 const cli = useCliTestContext();
-
-/** How many bytes of `body` run through the end of the SSE event holding `marker`. */
-function bytesThroughDelta(body: Uint8Array, marker: string): number {
-	const text = Buffer.from(body).toString("utf8");
-	const index = text.indexOf(marker);
-	if (index < 0) throw new Error(`marker ${marker} not in the capture`);
-	return Buffer.byteLength(text.slice(0, text.indexOf("\n\n", index) + 2));
-}
 
 it("Ctrl-C (SIGINT) aborts the request at once, keeps the partial reply on stdout and in the session, exits 130, and -c goes on from it", async () => {
 	const body = loadFixture("openai-completions", "length");
 	// The server sends the stream up to "Alaska" and then holds the connection open, so only the
 	// interrupt can end the run.
-	cli.server.enqueue(sseResponse(body, { stallAfterBytes: bytesThroughDelta(body, "Alaska") }));
+	cli.server.enqueue(sseResponse(body, { stallAfterBytes: bytesThroughEvent(body, "Alaska") }));
 	const child = spawnCli(["--base-url", `${cli.server.url}/v1`, "-m", "m", "List the states"], { env: cli.home.env() });
 	child.stdin.end();
 	const result = finished(child);

@@ -8,14 +8,14 @@ import { loadFixture, sseResponse } from "@pi/ai/testing";
 import { describe, expect, it } from "vitest";
 import { useCliTestContext } from "./helpers/cli-test-context.js";
 import { runCli } from "./helpers/run-cli.js";
+import { chatChunk, DONE } from "./helpers/chat-stream.js";
 
 const cli = useCliTestContext();
 const TEXT = loadFixture("openai-completions", "text-basic"); // "The capital of the UK is London."
 
 /** A Chat Completions stream of content chunks and `[DONE]`, with no finish_reason anywhere. */
 function doneOnlyStream(...parts: string[]): string {
-	const chunks = parts.map((content) => `data: ${JSON.stringify({ id: "c1", object: "chat.completion.chunk", choices: [{ index: 0, delta: { content } }] })}\n\n`);
-	return `${chunks.join("")}data: [DONE]\n\n`;
+	return `${parts.map((content) => chatChunk({ content })).join("")}${DONE}`;
 }
 
 describe("[DONE] ends a reply", () => {

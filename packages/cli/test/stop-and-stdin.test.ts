@@ -9,20 +9,15 @@ import { describe, expect, it } from "vitest";
 import { useCliTestContext } from "./helpers/cli-test-context.js";
 import { finished, runCli, spawnCli, waitForOutput } from "./helpers/run-cli.js";
 import { messagesOf, sessionFiles } from "./helpers/session-file.js";
+import { bytesThroughEvent } from "./helpers/chat-stream.js";
 
 const cli = useCliTestContext();
-
-/** How many bytes of `body` run through the end of the SSE event holding `marker`. */
-function bytesThrough(body: Uint8Array, marker: string): number {
-	const text = Buffer.from(body).toString("utf8");
-	return Buffer.byteLength(text.slice(0, text.indexOf("\n\n", text.indexOf(marker)) + 2));
-}
 
 describe("SIGTERM and SIGHUP", () => {
 	for (const [signal, code] of [["SIGTERM", 143], ["SIGHUP", 129]] as const) {
 		it(`${signal} aborts at once, keeps the partial reply, releases the lock and exits ${code}`, async () => {
 			const body = loadFixture("openai-completions", "length");
-			cli.server.enqueue(sseResponse(body, { stallAfterBytes: bytesThrough(body, "Alaska") }));
+			cli.server.enqueue(sseResponse(body, { stallAfterBytes: bytesThroughEvent(body, "Alaska") }));
 			const child = spawnCli(["--base-url", `${cli.server.url}/v1`, "-m", "m", "List the states"], { env: cli.home.env() });
 			child.stdin.end();
 			const result = finished(child);

@@ -10,6 +10,7 @@ import { expectedReply, textOf, thinkingOf } from "./helpers/expected-reply.js";
 import { useCliTestContext } from "./helpers/cli-test-context.js";
 import { messagesOf, sessionFiles } from "./helpers/session-file.js";
 import { installShim, Terminal } from "./helpers/tmux.js";
+import { bytesThroughEvent, chatReply } from "./helpers/chat-stream.js";
 
 const SPINNER_FRAMES = /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/;
 const DIM = "\x1b[2m";
@@ -92,9 +93,7 @@ it("NO_COLOR keeps the terminal free of escapes, and --no-thinking hides the thi
 
 it("Ctrl-C stops a streaming reply at once: the partial text stays on screen and in the session, exit 130", async () => {
 	const capture = loadFixture("openai-completions", "length");
-	const text = Buffer.from(capture).toString("utf8");
-	const cut = Buffer.byteLength(text.slice(0, text.indexOf("\n\n", text.indexOf("Alaska")) + 2));
-	cli.server.enqueue(sseResponse(capture, { stallAfterBytes: cut }));
+	cli.server.enqueue(sseResponse(capture, { stallAfterBytes: bytesThroughEvent(capture, "Alaska") }));
 	await terminal.type(`pi-ai --base-url ${cli.server.url}/v1 -m local "List the states"; echo "exit=$?"`);
 	await terminal.press("Enter");
 	await terminal.waitFor((screen) => screen.includes("2. Alaska"));
@@ -136,8 +135,7 @@ it("keys set reads the key without echoing it and stores it with mode 600", asyn
 
 it("a reply's escape sequences are shown, not obeyed: the window title stays, the text is visible", async () => {
 	const before = await terminal.title();
-	const chunk = (delta: object, finish: string | null = null) => `data: ${JSON.stringify({ id: "c1", choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
-	cli.server.enqueue(sseResponse(`${chunk({ content: "Sure.\u001b]2;pwned\u0007 \u001b[8mhidden\u001b[0m done" })}${chunk({}, "stop")}data: [DONE]\n\n`));
+	cli.server.enqueue(sseResponse(chatReply("Sure.\u001b]2;pwned\u0007 \u001b[8mhidden\u001b[0m done")));
 	await terminal.type(`pi-ai --base-url ${cli.server.url}/v1 -m local "Hi"; echo "exit=$?"`);
 	await terminal.press("Enter");
 	const screen = await terminal.waitFor((text) => /exit=\d+/.test(text));
