@@ -115,7 +115,7 @@ type PromptValues = ReturnType<typeof parseArguments<typeof PROMPT_OPTIONS>>["va
 
 async function runPrompt(
 	conversation: Conversation,
-	chosen: ReturnType<typeof chooseModel>,
+	chosen: ChosenModel,
 	text: string,
 	images: ImageContent[],
 	tools: AgentTool<any>[],
@@ -161,8 +161,11 @@ async function runPrompt(
 
 	if (printer instanceof JsonPrinter) printer.line({ type: "result", message: reply, usage, durationMs: elapsedMs, session: conversation.id ?? null });
 	const err = createStyle(process.stderr);
-	if (stopped || reply?.stopReason === "aborted") {
+	const printUsage = () => {
 		if (!values.quiet) process.stderr.write(`${err.dim(usageLine(chosen.label, chosen.model, usage, elapsedMs))}\n`);
+	};
+	if (stopped || reply?.stopReason === "aborted") {
+		printUsage();
 		// Nobody reads a closed pipe's end: stop quietly.
 		if (stopped !== "EPIPE") process.stderr.write(`${err.yellow(`pi-ai: interrupted${conversation.id ? ` (the partial reply is kept: pi-ai -c continues)` : ""}`)}\n`);
 		return STOP_EXIT_CODES[stopped ?? "SIGINT"];
@@ -170,11 +173,11 @@ async function runPrompt(
 	if (!reply || reply.stopReason === "error") {
 		const lines = replyErrorLines(chosen, reply);
 		// A server that was never reached used nothing: no usage line.
-		if (!values.quiet && !lines.unreached) process.stderr.write(`${err.dim(usageLine(chosen.label, chosen.model, usage, elapsedMs))}\n`);
+		if (!lines.unreached) printUsage();
 		for (const line of lines.lines) process.stderr.write(`${err.red(`pi-ai: ${escapeControlCharacters(line)}`)}\n`);
 		return EXIT_REPLY_ERROR;
 	}
-	if (!values.quiet) process.stderr.write(`${err.dim(usageLine(chosen.label, chosen.model, usage, elapsedMs))}\n`);
+	printUsage();
 	if (reply.stopReason === "length") process.stderr.write(`${err.yellow("pi-ai: the reply was cut off at the model's output limit")}\n`);
 	return EXIT_OK;
 }
