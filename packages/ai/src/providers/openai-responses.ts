@@ -79,7 +79,7 @@ export const streamOpenAIResponses: StreamFunction<"openai-responses", OpenAIRes
 			}
 			let message = redactSecrets(error instanceof Error ? error.message : String(error), secrets);
 			// No `/responses` route: most likely a server that speaks only Chat Completions.
-			if (error instanceof ApiCallError && error.status === 404) message = `${message} ${CHAT_COMPLETIONS_HINT}`;
+			if (error instanceof ApiCallError && error.status === 404) message = `${message}${/[.!?]$/.test(message) ? "" : "."} ${CHAT_COMPLETIONS_HINT}`;
 			// A background job outlives a dropped connection: hand back where to resume it.
 			if (isTransportError(error) && state.interrupted(message)) return;
 			builder.fail(new Error(message), options?.signal);

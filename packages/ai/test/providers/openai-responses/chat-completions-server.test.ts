@@ -27,8 +27,7 @@ describe("a Responses request to a Chat Completions server", () => {
 		server.enqueue(textResponse(404, "404 page not found"));
 		const message = await run();
 		expect(message.stopReason).toBe("error");
-		expect(message.errorMessage).toMatch(/^HTTP 404/);
-		expect(message.errorMessage).toContain(HINT);
+		expect(message.errorMessage).toBe(`HTTP 404 Not Found: 404 page not found. ${HINT}`);
 		expect(server.requests[0]?.path).toBe("/v1/responses");
 	});
 
