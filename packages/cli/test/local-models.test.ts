@@ -47,6 +47,14 @@ describe("PI_BASE_URL and PI_MODEL", () => {
 		expect((cli.server.requests[0]?.json as { model: string }).model).toBe("from-flag");
 	});
 
+	it("PI_MODEL wins over PI_AI_MODEL and the configured default", async () => {
+		await runCli(["models", "default", "openai/gpt-4o-mini"], { env: cli.home.env() });
+		cli.server.enqueue(sseResponse(TEXT));
+		const result = await runCli(["Hi"], { env: cli.home.env({ PI_BASE_URL: `${cli.server.url}/v1`, PI_MODEL: "from-pi-model", PI_AI_MODEL: "anthropic/claude-haiku-4-5" }) });
+		expect(result.code).toBe(0);
+		expect((cli.server.requests[0]?.json as { model: string }).model).toBe("from-pi-model");
+	});
+
 	it("are documented in --help", async () => {
 		const help = await runCli(["--help"], { env: cli.home.env() });
 		expect(help.stdout).toContain("PI_BASE_URL (as --base-url)");
@@ -83,6 +91,10 @@ describe("pi-ai models add", () => {
 		cli.server.enqueue(sseResponse(TEXT));
 		expect((await runCli(["Hi"], { env: cli.home.env() })).code).toBe(0);
 		expect((cli.server.requests[1]?.json as { model: string }).model).toBe("qwen3:4b");
+
+		const replaced = await runCli(["models", "add", "qwen3:4b", "--base-url", `${cli.server.url}/v1`], { env: cli.home.env() });
+		expect(replaced.stderr).toContain("Replaced qwen3:4b");
+		expect(JSON.parse(readFileSync(configFile(), "utf8")).models["qwen3:4b"].name).toBeUndefined();
 
 		const remove = await runCli(["models", "remove", "qwen3:4b"], { env: cli.home.env() });
 		expect(remove.code).toBe(0);
