@@ -19,7 +19,8 @@ Usage
 Options
   -m, --model PROVIDER/MODEL[:THINKING]
                      the model, e.g. anthropic/claude-haiku-4-5:high; THINKING is off, minimal,
-                     low, medium, high or xhigh (default model: pi-ai models default)
+                     low, medium, high or xhigh; or the ID of a model you added (default
+                     model: pi-ai models default)
   -s, --system TEXT  the system prompt
   -a, --attach FILE  attach an image (PNG, JPEG, GIF, WebP); repeatable
       --base-url URL any OpenAI-compatible server (Ollama, vLLM, LM Studio, llama.cpp); -m is
