@@ -24,7 +24,9 @@ describe("the JSONL session file", () => {
 		expect(lines[1]).toEqual({ type: "message", id: first.id, parentId: null, timestamp: expect.any(Number), message: { role: "user", content: "hi", timestamp: 1 } });
 		// The pinned order of a line: type, id, parentId, timestamp, then the entry's fields.
 		expect(Object.keys(lines[1])).toEqual(["type", "id", "parentId", "timestamp", "message"]);
-		expect(Object.keys(lines[2])).toEqual(["type", "id", "parentId", "timestamp", "provider", "modelId"]);
+		// The first line of a group of two says one more entry of the same append follows.
+		expect(Object.keys(lines[2])).toEqual(["type", "id", "parentId", "timestamp", "provider", "modelId", "groupRemaining"]);
+		expect([lines[2].groupRemaining, lines[3].groupRemaining]).toEqual([1, undefined]);
 		expect(lines.slice(1).map((line) => line.type)).toEqual(["message", "model_change", "thinking_level_change", "message"]);
 		for (const line of lines.slice(2)) expect(line.parentId).toBe(lines[lines.indexOf(line) - 1].id);
 	});
