@@ -37,7 +37,7 @@ export {
 	type ServerSentEvent,
 	transportOptions,
 } from "./http/post-event-stream.js";
-export { StreamingJsonError, StreamingJsonParser, parseStreamingJson } from "./utils/streaming-json.js";
+export { DEFAULT_MAX_JSON_DEPTH, StreamingJsonError, StreamingJsonParser, type StreamingJsonParserOptions, parseStreamingJson } from "./utils/streaming-json.js";
 export {
 	fauxAssistantMessage,
 	type FauxContentBlock,

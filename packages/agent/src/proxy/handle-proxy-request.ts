@@ -81,8 +81,8 @@ export interface ProxyServerOptions {
 	streamFn?: (model: Model<Api>, context: Context, options: SimpleStreamOptions) => AssistantMessageEventSource;
 	/** Largest request body accepted, in bytes. Default 10 MiB (transcripts with images are large). */
 	maxBodyBytes?: number;
-	/** Deepest nesting of `{`/`[` accepted in the body, checked before it is parsed. Default {@link DEFAULT_MAX_JSON_DEPTH}. */
-	maxJsonDepth?: number;
+	/** Deepest nesting of `{`/`[` accepted in the body, checked before it is parsed. Default {@link DEFAULT_MAX_BODY_DEPTH}. */
+	maxBodyDepth?: number;
 }
 
 const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;
@@ -90,7 +90,7 @@ const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;
  * The default nesting bound of a request body: a transcript nests about 8 levels above a tool
  * call's arguments, and `@pi/ai` caps those at 256 levels.
  */
-export const DEFAULT_MAX_JSON_DEPTH = 512;
+export const DEFAULT_MAX_BODY_DEPTH = 512;
 
 /** The stream options a client may set; anything else in `options` is ignored. */
 const CLIENT_OPTIONS = ["temperature", "maxTokens", "reasoning", "cacheRetention", "sessionId", "metadata", "thinkingBudgets", "maxRetryDelayMs"] as const;
@@ -116,7 +116,7 @@ async function callHook<T>(hook: string, run: () => T | Promise<T>): Promise<T> 
 /**
  * Answers one proxy request: 405 for anything but POST, 401 when `authorize` refuses, 413 for a
  * body over `maxBodyBytes` (with `connection: close`: its rest is not read), 400 for a body
- * that is not `{ model, context, options }`, nests deeper than `maxJsonDepth`, was cut off by
+ * that is not `{ model, context, options }`, nests deeper than `maxBodyDepth`, was cut off by
  * the client, or asks over a `limits` cap with `exceed: "refuse"` (the message names the
  * field), 403 for a model `resolveModel` or `allowModels` refuses, 500 naming the hook when
  * one of the operator's hooks throws; else 200 with an SSE stream of proxy events ending with
@@ -159,9 +159,9 @@ async function handle(request: Request, options: ProxyServerOptions): Promise<Re
 	const text = await readRequestBody(request, maxBodyBytes);
 	if (text === "too-large") return errorResponse(413, `The request body is larger than ${maxBodyBytes} bytes.`, { connection: "close" });
 	if (text === "broken") return errorResponse(400, "The request body ended before its declared length (the client dropped it).", { connection: "close" });
-	const maxJsonDepth = options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH;
-	const deep = jsonDepthExcess(text, maxJsonDepth);
-	if (deep !== undefined) return errorResponse(400, `The request body nests deeper than ${maxJsonDepth} levels (at byte ${deep}).`);
+	const maxBodyDepth = options.maxBodyDepth ?? DEFAULT_MAX_BODY_DEPTH;
+	const deep = jsonDepthExcess(text, maxBodyDepth);
+	if (deep !== undefined) return errorResponse(400, `The request body nests deeper than ${maxBodyDepth} levels (at character ${deep}).`);
 	const parsed = parseBody(text);
 	if (typeof parsed === "string") return errorResponse(400, parsed);
 

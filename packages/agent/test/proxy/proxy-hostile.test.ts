@@ -198,12 +198,12 @@ describe("5. deep nesting is refused before parsing", () => {
 		await withNodeProxy({}, async (proxy) => {
 			const answer = await post(proxy, deep);
 			expect(answer.status).toBe(400);
-			expect(answer.json.error).toMatch(/^The request body nests deeper than 512 levels \(at byte \d+\)\.$/);
+			expect(answer.json.error).toMatch(/^The request body nests deeper than 512 levels \(at character \d+\)\.$/);
 		});
 	});
 
 	it("the bound is an option, and brackets inside strings do not count", async () => {
-		await withNodeProxy({ maxJsonDepth: 8 }, async (proxy) => {
+		await withNodeProxy({ maxBodyDepth: 8 }, async (proxy) => {
 			const text = await fetch(`${proxy.url}/api/stream`, { method: "POST", headers: { authorization: `Bearer ${APP_TOKEN}` }, body: validBody({ metadata: { note: '[[[[[[[[[[[[\\"{{{{{{{{' } }) });
 			expect(text.status).toBe(200);
 			await text.text();
