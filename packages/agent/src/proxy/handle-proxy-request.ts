@@ -15,10 +15,8 @@
 import {
 	type Api,
 	type AssistantMessage,
-	type AssistantMessageEvent,
 	type AssistantMessageEventSource,
 	type Context,
-	emptyUsage,
 	getEnvApiKey,
 	getModel,
 	type Model,
@@ -28,7 +26,7 @@ import {
 } from "@pi/ai";
 import { jsonDepthExcess } from "./json-depth.js";
 import { applyProxyLimits, type ProxyLimits } from "./proxy-limits.js";
-import { toProxyEvent } from "./proxy-events.js";
+import { proxyReplyBody } from "./proxy-reply-body.js";
 import { readRequestBody } from "./read-request-body.js";
 import type { ProxyRequestBody } from "./stream-proxy.js";
 
@@ -195,78 +193,20 @@ async function handle(request: Request, options: ProxyServerOptions): Promise<Re
 		void callHook("onUsage", () => onUsage({ model, token, request, usage, stopReason })).catch((error: HookError) => tellError(options, error.original, request));
 	};
 	const events = await callHook("streamFn", () => (options.streamFn ?? streamSimple)(model, parsed.context, callOptions));
-	const iterator = events[Symbol.asyncIterator]();
-	const encoder = new TextEncoder();
-	let cancelled = false;
-	// The read in progress: a cancel waits for it, so that two reads never run at once.
-	let reading: Promise<unknown> = Promise.resolve();
-	const body = new ReadableStream<Uint8Array>({
-		async pull(stream) {
-			const step = (async () => {
-				try {
-					const next = await iterator.next();
-					if (next.done) {
-						report(emptyUsage(), "error");
-						if (!cancelled) stream.close();
-						return "ended";
-					}
-					if (isTerminal(next.value)) reportTerminal(next.value, report);
-					if (cancelled) return isTerminal(next.value) ? "ended" : "open";
-					stream.enqueue(encoder.encode(`data: ${JSON.stringify(toProxyEvent(next.value))}\n\n`));
-					if (!isTerminal(next.value)) return "open";
-					stream.close();
-					return "ended";
-				} catch (error) {
-					// A stream function that broke its contract: still end with a proper error event.
-					const message = error instanceof Error ? error.message : String(error);
-					const usage = emptyUsage();
-					report(usage, "error");
-					if (!cancelled) {
-						stream.enqueue(encoder.encode(`data: ${JSON.stringify({ type: "error", reason: "error", errorMessage: redact(message, apiKey), usage })}\n\n`));
-						stream.close();
-					}
-					return "ended";
-				}
-			})();
-			reading = step;
-			if ((await step) === "ended") request.signal.removeEventListener("abort", onAbort);
-		},
-		cancel(reason) {
-			// The client went away: stop the model call, which stops spending tokens, and count what
-			// it spent until then.
-			cancelled = true;
+	const body = proxyReplyBody(events, {
+		report,
+		secret: apiKey,
+		onEnd: () => request.signal.removeEventListener("abort", onAbort),
+		onCancel: (reason) => {
+			// The client went away: stop the model call, which stops spending tokens.
 			controller.abort(reason ?? new Error("The proxy client disconnected."));
 			request.signal.removeEventListener("abort", onAbort);
-			void reading.then((state) => (state === "ended" ? undefined : drainForUsage(iterator, report)));
 		},
 	});
 	return new Response(body, {
 		status: 200,
 		headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", "x-accel-buffering": "no" },
 	});
-}
-
-function isTerminal(event: AssistantMessageEvent): event is Extract<AssistantMessageEvent, { type: "done" | "error" }> {
-	return event.type === "done" || event.type === "error";
-}
-
-function reportTerminal(event: Extract<AssistantMessageEvent, { type: "done" | "error" }>, report: (usage: AssistantMessage["usage"], stopReason: StopReason) => void): void {
-	if (event.type === "done") report(event.message.usage, event.reason);
-	else report(event.error.usage, event.reason);
-}
-
-/** Reads an aborted call's stream to its terminal event, for its usage. Never throws. */
-async function drainForUsage(iterator: AsyncIterator<AssistantMessageEvent>, report: (usage: AssistantMessage["usage"], stopReason: StopReason) => void): Promise<void> {
-	try {
-		for (;;) {
-			const next = await iterator.next();
-			if (next.done) break;
-			if (isTerminal(next.value)) return reportTerminal(next.value, report);
-		}
-		report(emptyUsage(), "aborted");
-	} catch {
-		report(emptyUsage(), "aborted");
-	}
 }
 
 function isAllowed(model: Model<Api>, allow: ProxyServerOptions["allowModels"]): boolean {
@@ -294,10 +234,6 @@ function bearerToken(header: string | null): string | undefined {
 
 function errorResponse(status: number, error: string, headers: Record<string, string> = {}): Response {
 	return new Response(JSON.stringify({ error }), { status, headers: { "content-type": "application/json", ...headers } });
-}
-
-function redact(text: string, secret: string | undefined): string {
-	return secret ? text.split(secret).join("[redacted]") : text;
 }
 
 type ParsedBody = { model: Pick<Model<Api>, "provider" | "id"> & Partial<Model<Api>>; context: Context; options: Partial<Record<(typeof CLIENT_OPTIONS)[number], unknown>> };
