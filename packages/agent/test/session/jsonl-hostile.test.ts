@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readFileSync, statSync, symlinkSync, writeFileSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { SessionCorruptError, SessionLockedError } from "@pi/agent-core";
 import { openSessionFile, readSessionFileInfo } from "@pi/agent-core/node";
@@ -100,6 +100,21 @@ describe("13. line length is bounded; listings parse", () => {
 		const reopened = await openSessionFile(path);
 		expect(reopened.entryCount).toBe(3);
 		await reopened.close();
+	});
+
+	it("a 600 MB line (a sparse file) hits the default bound of 128 MiB, named, instead of V8's string limit", async () => {
+		const path = tempSessionPath();
+		const fd = openSync(path, "w");
+		const header = '{"type":"session","version":1,"id":"big","timestamp":1}\n';
+		writeSync(fd, header);
+		writeSync(fd, "\n", 600 * 1024 * 1024);
+		closeSync(fd);
+		for (const open of [() => openSessionFile(path), () => readSessionFileInfo(path)]) {
+			const error = await open().catch((caught: unknown) => caught);
+			expect(error).toBeInstanceOf(SessionCorruptError);
+			expect(error).toMatchObject({ line: 2, byteOffset: header.length });
+			expect((error as Error).message).toContain(`line 2 is longer than ${128 * 1024 * 1024} bytes (maxLineBytes)`);
+		}
 	});
 
 	it("session-file-info parses every line: a file written with spaces reports its messages, model and cost", async () => {
