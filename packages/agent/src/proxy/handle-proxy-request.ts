@@ -174,7 +174,7 @@ async function handle(request: Request, options: ProxyServerOptions): Promise<Re
 		const value = parsed.options[key];
 		if (value !== undefined) (callOptions as Record<string, unknown>)[key] = value;
 	}
-	const refused = applyProxyLimits(callOptions, options.limits);
+	const refused = applyProxyLimits(callOptions, options.limits, model.maxTokens);
 	if (refused) return errorResponse(400, refused);
 	const apiKey = await callHook("getApiKey", () => (options.getApiKey ?? ((m: Model<Api>) => getEnvApiKey(m.provider)))(model));
 	if (apiKey !== undefined) callOptions.apiKey = apiKey;

@@ -6,7 +6,10 @@ import type { CacheRetention, SimpleStreamOptions, ThinkingLevel } from "@pi/ai"
 
 /** Caps on what one proxied call may cost. Each cap is off when absent. */
 export interface ProxyLimits {
-	/** The most output tokens a call may ask for. A call that sets none gets this many. */
+	/**
+	 * The most output tokens a call may ask for. A call that sets none gets this many, unless the
+	 * model cannot write more than that anyway (its `maxTokens` is at most the cap).
+	 */
 	maxTokens?: number;
 	/** The highest reasoning level a call may ask for (`minimal` < `low` < `medium` < `high` < `xhigh`). */
 	reasoning?: ThinkingLevel;
@@ -26,7 +29,7 @@ const RETENTION: readonly CacheRetention[] = ["none", "short", "long"];
  * Checks the client's cost options and applies `limits` to them in place: returns a message
  * naming the option that is malformed or over its cap (with `exceed: "refuse"`), else `undefined`.
  */
-export function applyProxyLimits(options: SimpleStreamOptions, limits: ProxyLimits | undefined): string | undefined {
+export function applyProxyLimits(options: SimpleStreamOptions, limits: ProxyLimits | undefined, modelMaxTokens: number): string | undefined {
 	const refuse = limits?.exceed === "refuse";
 	if (options.maxTokens !== undefined && !(Number.isInteger(options.maxTokens) && options.maxTokens > 0)) return "body.options.maxTokens must be a positive integer.";
 	if (options.reasoning !== undefined && !REASONING.includes(options.reasoning)) return `body.options.reasoning must be one of ${REASONING.join(", ")}.`;
@@ -35,7 +38,8 @@ export function applyProxyLimits(options: SimpleStreamOptions, limits: ProxyLimi
 	if (limits?.maxTokens !== undefined) {
 		const cap = limits.maxTokens;
 		if (options.maxTokens !== undefined && options.maxTokens > cap && refuse) return `body.options.maxTokens ${options.maxTokens} is over this proxy's cap of ${cap}.`;
-		options.maxTokens = Math.min(options.maxTokens ?? cap, cap);
+		if (options.maxTokens !== undefined) options.maxTokens = Math.min(options.maxTokens, cap);
+		else if (!(modelMaxTokens > 0 && modelMaxTokens <= cap)) options.maxTokens = cap;
 		// A thinking budget is output tokens too.
 		if (options.thinkingBudgets && typeof options.thinkingBudgets === "object") {
 			const budgets: Record<string, unknown> = { ...options.thinkingBudgets };

@@ -138,6 +138,12 @@ describe("3. consumption is bounded by the operator", () => {
 			{ maxTokens: 1024, reasoning: "low", cacheRetention: "none", thinkingBudgets: { high: 1024 } },
 			{ maxTokens: 1024, reasoning: undefined, cacheRetention: "none", thinkingBudgets: undefined },
 		]);
+		// A model that cannot write more than the cap keeps the provider's own default.
+		const small: SimpleStreamOptions[] = [];
+		await withNodeProxy({ streamFn: answeringStreamFn(small), resolveModel: () => ({ ...proxyModel, maxTokens: 512 }), limits: { maxTokens: 1024 } }, async (proxy) => {
+			await (await fetch(`${proxy.url}/api/stream`, { method: "POST", headers: { authorization: `Bearer ${APP_TOKEN}` }, body: validBody() })).text();
+		});
+		expect(small.map((options) => options.maxTokens)).toEqual([undefined]);
 	});
 
 	it("with exceed: refuse, a request over a cap answers 400 naming the option and the cap; malformed options are refused too", async () => {
