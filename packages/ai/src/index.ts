@@ -27,6 +27,7 @@ export { complete, completeSimple, stream, streamSimple } from "./stream.js";
 export { cancelDeferred, fetchDeferred, streamDeferred } from "./stream-deferred.js";
 export { calculateCost } from "./cost.js";
 export { ApiCallError, IdleTimeoutError } from "./http/api-call-error.js";
+export { DEFAULT_MAX_EVENT_BYTES } from "./http/event-size-limit.js";
 export {
 	DEFAULT_IDLE_TIMEOUT_MS,
 	DEFAULT_MAX_RETRIES,
