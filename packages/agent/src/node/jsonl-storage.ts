@@ -166,11 +166,14 @@ class JsonlSessionStorage implements SessionStorage {
 		this.opening ??= (async () => {
 			await mkdir(dirname(this.path), { recursive: true, mode: FOLDER_MODE });
 			// a+: reads anywhere, writes always at the end (O_APPEND), creates the file.
-			const file = await open(this.path, "a+", FILE_MODE);
+			const notAFile = () => new SessionCorruptError({ source: this.path }, "not a regular file (a FIFO, a device or a folder); it was left unchanged");
+			const file = await open(this.path, "a+", FILE_MODE).catch((error: NodeJS.ErrnoException) => {
+				throw error.code === "EISDIR" ? notAFile() : error;
+			});
 			// A FIFO or a device would block the reads forever.
 			if (!(await file.stat()).isFile()) {
 				await file.close();
-				throw new SessionCorruptError({ source: this.path }, "not a regular file (a FIFO, a device or a folder); it was left unchanged");
+				throw notAFile();
 			}
 			this.file = file;
 			return file;

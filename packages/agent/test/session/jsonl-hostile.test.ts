@@ -73,13 +73,19 @@ describe("12. a lock path that is not a regular file is refused, never waited on
 		}
 	});
 
-	it("a session path that is a FIFO is refused, not read forever", async () => {
-		const path = tempSessionPath("fifo.jsonl");
-		execFileSync("mkfifo", [path]);
-		const error = await openSessionFile(path, { lock: false }).catch((caught: unknown) => caught);
-		expect(error).toBeInstanceOf(SessionCorruptError);
-		expect((error as Error).message).toContain("not a regular file");
-		await expect(readSessionFileInfo(path)).rejects.toThrow(/not a regular file/);
+	it("a session path that is a FIFO or a folder is refused, not read forever", async () => {
+		const fifo = tempSessionPath("fifo.jsonl");
+		execFileSync("mkfifo", [fifo]);
+		const folder = tempSessionPath("folder.jsonl");
+		mkdirSync(folder);
+		for (const path of [fifo, folder]) {
+			for (const lock of [true, false]) {
+				const error = await openSessionFile(path, { lock }).catch((caught: unknown) => caught);
+				expect(error, path).toBeInstanceOf(SessionCorruptError);
+				expect((error as Error).message).toContain("not a regular file");
+			}
+			await expect(readSessionFileInfo(path)).rejects.toThrow(/not a regular file/);
+		}
 	});
 });
 
