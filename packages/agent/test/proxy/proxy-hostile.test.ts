@@ -187,6 +187,23 @@ describe("4. a refused body does not stall the connection", () => {
 		});
 	});
 
+	it("handleProxyRequest itself answers 401 and 413 with connection: close, for any adapter, without reading the body", async () => {
+		const { handleProxyRequest } = await import("../../src/proxy/index.js");
+		let pulled = 0;
+		const body = () => new ReadableStream<Uint8Array>({ pull: (controller) => void (++pulled < 100 ? controller.enqueue(new Uint8Array(1000)) : controller.close()) });
+		const post = (token: string, headers: Record<string, string> = {}) =>
+			new Request("http://127.0.0.1/api/stream", { method: "POST", headers: { authorization: `Bearer ${token}`, ...headers }, body: body(), duplex: "half" } as RequestInit);
+		const options = { authorize: (token: string | undefined) => token === APP_TOKEN, maxBodyBytes: 100 };
+		const refused = await handleProxyRequest(post("wrong"), options);
+		expect([refused.status, refused.headers.get("connection")]).toEqual([401, "close"]);
+		const declared = await handleProxyRequest(post(APP_TOKEN, { "content-length": "100000" }), options);
+		expect([declared.status, declared.headers.get("connection")]).toEqual([413, "close"]);
+		const streamed = await handleProxyRequest(post(APP_TOKEN), options);
+		expect([streamed.status, streamed.headers.get("connection")]).toEqual([413, "close"]);
+		// The streamed body was read only up to the limit.
+		expect(pulled).toBeLessThan(5);
+	});
+
 	it("a 413 found while reading a chunked body closes the connection too", async () => {
 		await withNodeProxy({ maxBodyBytes: 100 }, async (proxy) => {
 			const chunk = "x".repeat(300);
