@@ -49,8 +49,13 @@ function randomCase(random: () => number): Case {
 			// Valid JSON with random values in the places the parser checks.
 			const values = [null, 1, "x", [], {}, true, -1, 1e308, "ultra", { role: "system" }];
 			const pick = () => values[Math.floor(random() * values.length)];
-			const body = JSON.stringify({ model: random() < 0.5 ? pick() : { provider: pick(), id: pick() }, context: random() < 0.5 ? pick() : { messages: [pick()], systemPrompt: pick(), tools: pick() }, options: { maxTokens: pick(), reasoning: pick(), cacheRetention: pick(), temperature: pick() } });
-			return { name: "random fields", parts: [postHead(APP_TOKEN, { "content-length": Buffer.byteLength(body) }), body], complete: true };
+			const options = { maxTokens: pick(), reasoning: random() < 0.5 ? "high" : pick(), cacheRetention: random() < 0.5 ? "long" : pick(), temperature: random() < 0.5 ? 0.5 : pick() };
+			const valid = random() < 0.5;
+			const model = valid ? (random() < 0.8 ? proxyModel : { ...proxyModel, id: "o1-pro" }) : random() < 0.5 ? pick() : { provider: pick(), id: pick() };
+			const context = valid ? proxyContext : random() < 0.5 ? pick() : { messages: [pick()], systemPrompt: pick(), tools: pick() };
+			const body = JSON.stringify({ model, context, options });
+			const token = random() < 0.9 ? APP_TOKEN : "wrong-token";
+			return { name: "random fields", parts: [postHead(token, { "content-length": Buffer.byteLength(body) }), body], complete: true };
 		}
 		default: {
 			// Random bytes anywhere in the request itself, head included.
@@ -64,7 +69,7 @@ describe("proxy request fuzz", () => {
 		const seed = 2501;
 		const random = seeded(seed);
 		const { crashes } = await watchProcess(async () => {
-			const proxy = await startNodeProxy({ maxBodyBytes: 64 * 1024 });
+			const proxy = await startNodeProxy({ maxBodyBytes: 64 * 1024, limits: { maxTokens: 1024, reasoning: "medium", exceed: random() < 0.5 ? "clamp" : "refuse" } });
 			try {
 				for (let index = 0; index < 300; index++) {
 					const test = randomCase(random);
