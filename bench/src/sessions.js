@@ -82,7 +82,7 @@ async function floorRead(path) {
 
 async function oursOpen(path) {
 	const session = await openSessionFile(path);
-	const context = session.buildContext();
+	const context = await session.buildContext();
 	await session.close();
 	return context.messages.length;
 }
@@ -148,7 +148,7 @@ async function measureMemory() {
 		const session = await openSessionFile(path);
 		globalThis.gc?.();
 		const after = process.memoryUsage().heapUsed;
-		const length = session.buildContext().messages.length;
+		const length = (await session.buildContext()).messages.length;
 		await session.close();
 		return { mb: (after - before) / 1e6, activePath: length };
 	};

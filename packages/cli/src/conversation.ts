@@ -58,8 +58,8 @@ export async function openContinued(request: ConversationRequest): Promise<Conve
 	}
 	if (!target) return undefined;
 	const session = await openFile(target.path);
-	const context = session.buildContext();
-	return { session, id: session.id, path: target.path, context, resumedModel: resumedModel(session, context) };
+	const context = await session.buildContext();
+	return { session, id: session.id, path: target.path, context, resumedModel: await resumedModel(session, context) };
 }
 
 /** A new conversation in a new session file (or none, with `--no-session`). */
@@ -81,11 +81,10 @@ async function openFile(path: string): Promise<Session> {
 }
 
 /** The model to resume with: the recorded one when it matches the context's, else the catalog's. */
-function resumedModel(session: Session, context: SessionContext): Model<Api> | undefined {
+async function resumedModel(session: Session, context: SessionContext): Promise<Model<Api> | undefined> {
 	if (!context.model) return undefined;
 	const { provider, modelId } = context.model;
-	const recorded = session
-		.path()
+	const recorded = (await session.path())
 		.filter((entry) => entry.type === "custom" && entry.customType === MODEL_ENTRY_TYPE)
 		.map((entry) => (entry as { data?: unknown }).data as Model<Api> | undefined)
 		.reverse()

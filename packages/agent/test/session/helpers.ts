@@ -28,7 +28,7 @@ export function texts(messages: AgentMessage[]): string[] {
 	});
 }
 
-/** A storage whose log is given as raw entries, counting its loads: for open-time checks. */
+/** A storage whose log is given as raw entries, counting its loads: for open-time checks. Appends go to the end of `entries`. */
 export function rawStorage(entries: unknown[]): SessionStorage & { loads: number } {
 	const storage = {
 		loads: 0,
@@ -42,8 +42,8 @@ export function rawStorage(entries: unknown[]): SessionStorage & { loads: number
 				})(),
 			};
 		},
-		async append() {
-			throw new Error("read-only");
+		async append(appended: readonly SessionEntry[]) {
+			entries.push(...structuredClone(appended));
 		},
 		async lock() {
 			return { release: async () => {} };

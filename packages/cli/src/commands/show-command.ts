@@ -24,7 +24,7 @@ export async function showCommand(argv: string[]): Promise<number> {
 		throw new CliError(error.message);
 	});
 	try {
-		const { messages } = session.buildContext();
+		const { messages } = await session.buildContext();
 		if (values.json) {
 			process.stdout.write(`${JSON.stringify({ id: session.id, path, messages }, null, 2)}\n`);
 			return EXIT_OK;
