@@ -1,6 +1,9 @@
 /**
  * The storage conformance suite: the behaviour every `SessionStorage` promises, as vitest
- * tests. Run it on your own storage to check it against the contract.
+ * tests. Run it on your own storage to check it against the contract: ids, log order, all-or-
+ * nothing appends and their conflict check, the lock, a storage opened again after `close()`,
+ * and what a `Session` over it promises (`buildContext` and `path` of every branch after a
+ * reopen without moving the leaf, the leaf a `branch()` left surviving a reopen).
  */
 import { describe, expect, it } from "vitest";
 import { openSession } from "../session/session.js";
