@@ -18,8 +18,8 @@ import { SessionTree } from "./session-tree.js";
 export interface OpenSessionOptions {
 	/**
 	 * Take the storage's single-writer lock for as long as the session is open. Default `true`;
-	 * `false` opens for reading (appends still work, but nothing stops a second writer except
-	 * the storage's conflict check).
+	 * `false` opens for reading (appends, and `branch()`, which writes a `leaf` entry, still
+	 * work, but nothing stops a second writer except the storage's conflict check).
 	 */
 	lock?: boolean;
 }

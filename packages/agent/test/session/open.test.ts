@@ -1,4 +1,4 @@
-import { createMemorySessionStorage, openSession, Session, type SessionEntryInput, SessionCorruptError, SessionLockedError } from "@pi/agent-core";
+import { createMemorySessionStorage, openSession, Session, SessionClosedError, type SessionEntryInput, SessionCorruptError, SessionLockedError } from "@pi/agent-core";
 import { describe, expect, it } from "vitest";
 import { rawStorage, texts, user } from "./helpers.js";
 
@@ -93,5 +93,16 @@ describe("opening a session", () => {
 		const three = await session.appendMessage(user("three"));
 		expect(three.parentId).toBe(first.id);
 		await session.close();
+	});
+
+	it("after close(), answers from memory and refuses to read the storage again, with SessionClosedError", async () => {
+		const storage = rawStorage([message("a", null), message("b", "a"), message("c", "a")]);
+		const session = await openSession(storage);
+		await session.close();
+		expect(texts((await session.buildContext()).messages)).toEqual(["a", "c"]);
+		const loads = storage.loads;
+		await expect(session.buildContext("b")).rejects.toBeInstanceOf(SessionClosedError);
+		await expect(session.path("b")).rejects.toThrow(/closed/);
+		expect(storage.loads).toBe(loads);
 	});
 });
