@@ -168,11 +168,19 @@ export class SessionTree {
 		return node.entry as SessionEntry;
 	}
 
-	/** Reads the entries `ids` from the storage, in one pass over the log. */
+	/**
+	 * Reads the entries `ids` from the storage, in one pass over the log that stops at the last
+	 * one needed (the log was checked whole at open): an old branch costs a read of the log's
+	 * beginning only.
+	 */
 	private async readEntries(ids: ReadonlySet<string>): Promise<Map<string, SessionEntry>> {
 		const found = new Map<string, SessionEntry>();
 		const log = await this.readLog();
-		for await (const entry of log.entries) if (ids.has(entry.id)) found.set(entry.id, entry);
+		for await (const entry of log.entries) {
+			if (!ids.has(entry.id)) continue;
+			found.set(entry.id, entry);
+			if (found.size === ids.size) break;
+		}
 		for (const id of ids) if (!found.has(id)) throw new SessionError(`Session ${this.sessionId}: entry ${id} vanished from the storage`);
 		return found;
 	}

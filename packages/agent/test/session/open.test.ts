@@ -37,8 +37,11 @@ describe("opening a session", () => {
 		expect(session.hasEntry("d")).toBe(true);
 		// Another branch's context is read for the call only; the leaf stays and nothing is kept.
 		const loads = storage.loads;
+		const yielded = storage.yielded;
 		expect(texts((await session.buildContext("d")).messages)).toEqual(["a", "d"]);
 		expect(storage.loads).toBe(loads + 1);
+		// The read stops at d, the last entry it needs (e, after it, is not read).
+		expect(storage.yielded - yielded).toBe(4);
 		expect(session.leafId).toBe("e");
 		expect(session.getEntry("d")).toBeUndefined();
 		await session.branch("d");
