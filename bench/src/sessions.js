@@ -249,7 +249,7 @@ function branchesSection(rows) {
 		"",
 		`- Date: ${new Date().toISOString().slice(0, 10)}; machine: ${machineLine(machineInfo())}; command: \`pnpm --filter @pi/bench bench:sessions -- --section=branches\` (or a full \`bench:sessions\`).`,
 		"",
-		`Median of ${RUNS} runs (min–max). The old branch is the oldest one's tip: its 100 entries are read from the storage for the call and not kept, and the leaf does not move. Heap: what one open session holds afterwards with its context (10 held at once, divided by 10; the median of 7 rounds), after \`gc()\`${typeof globalThis.gc === "function" ? "" : " (run without --expose-gc: includes garbage)"}.`,
+		`Median of ${RUNS} runs (min–max). The old branch is the oldest one's tip: its 100 entries are read from the storage for the call (the read stops at the last one) and not kept, and the leaf does not move. Heap: what one open session holds afterwards with its context (10 held at once, divided by 10; the median of 7 rounds), after \`gc()\`${typeof globalThis.gc === "function" ? "" : " (run without --expose-gc: includes garbage)"}.`,
 		"",
 		"| storage | context of | messages | open + buildContext (ms) | heap held after (MB) |",
 		"| --- | --- | --- | --- | --- |",
