@@ -121,6 +121,22 @@ export class SessionTree {
 		}
 	}
 
+	/** True when every entry's content is in memory (nothing was released at open). */
+	get complete(): boolean {
+		return this.allLoaded;
+	}
+
+	/** False when the path to `leafId` crosses a released entry (reading it needs the storage). */
+	inMemory(leafId: string | null): boolean {
+		for (let id = leafId; id !== null; ) {
+			const node = this.nodes.get(id);
+			if (!node) return true; // path() rejects at once
+			if (!node.entry) return false;
+			id = node.parentId;
+		}
+		return true;
+	}
+
 	/**
 	 * The entries from the root to `leafId`, root first. Released entries are read from the
 	 * storage into this result only: the tree keeps its memory bound. Rejects with a

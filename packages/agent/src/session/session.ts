@@ -144,7 +144,7 @@ export class Session {
 	 */
 	async entries(): Promise<SessionEntry[]> {
 		this.assertOpen();
-		return this.tree.entries();
+		return this.tree.complete ? this.tree.entries() : this.afterAppends(() => this.tree.entries());
 	}
 
 	/**
@@ -179,7 +179,8 @@ export class Session {
 	 * The entries from the root to `leafId` (default: the leaf), root first, for any entry of
 	 * the log. Never moves the leaf. Entries of a branch that is not in memory (after a reopen
 	 * only the active path is) are read from the storage for this call and not kept, so the
-	 * session's memory stays bound to its active path. Rejects with a `SessionError` for an
+	 * session's memory stays bound to its active path; such a read waits for the appends queued
+	 * before it. Rejects with a `SessionError` for an
 	 * unknown id, and with `SessionClosedError` after `close()` when it would have to read.
 	 *
 	 * @example
@@ -188,7 +189,7 @@ export class Session {
 	 * ```
 	 */
 	path(leafId: string | null = this.leaf): Promise<SessionEntry[]> {
-		return this.tree.path(leafId);
+		return this.tree.inMemory(leafId) ? this.tree.path(leafId) : this.afterAppends(() => this.tree.path(leafId));
 	}
 
 	/**
@@ -205,7 +206,7 @@ export class Session {
 	 * ```
 	 */
 	async buildContext(leafId: string | null = this.leaf): Promise<SessionContext> {
-		return buildSessionContext(await this.tree.path(leafId));
+		return buildSessionContext(await this.path(leafId));
 	}
 
 	/**
@@ -293,6 +294,14 @@ export class Session {
 			}
 		})();
 		return this.closed;
+	}
+
+	/**
+	 * Runs a read of the storage after the appends queued before it, so that it never reads a
+	 * log while one of them is half-written (a file's reader could take it for a torn tail).
+	 */
+	private afterAppends<T>(read: () => Promise<T>): Promise<T> {
+		return this.queue.run(read);
 	}
 
 	/** Runs an append after the ones before it; rejects at once when the session is closed. */

@@ -1,4 +1,4 @@
-import { createMemorySessionStorage, openSession, Session, SessionClosedError, type SessionEntryInput, SessionCorruptError, SessionLockedError } from "@pi/agent-core";
+import { createMemorySessionStorage, openSession, Session, SessionClosedError, type SessionEntry, type SessionEntryInput, SessionCorruptError, SessionLockedError } from "@pi/agent-core";
 import { describe, expect, it } from "vitest";
 import { rawStorage, texts, user } from "./helpers.js";
 
@@ -107,5 +107,37 @@ describe("opening a session", () => {
 		await expect(session.buildContext("b")).rejects.toBeInstanceOf(SessionClosedError);
 		await expect(session.path("b")).rejects.toThrow(/closed/);
 		expect(storage.loads).toBe(loads);
+	});
+
+	it("reads another branch only after the appends queued before it, never during one", async () => {
+		const storage = rawStorage([message("a", null), message("b", "a"), message("c", "a")]);
+		const steps: string[] = [];
+		let release: () => void = () => {};
+		const gate = new Promise<void>((resolve) => {
+			release = resolve;
+		});
+		const gated = {
+			...storage,
+			load: async () => {
+				steps.push("load");
+				return storage.load();
+			},
+			append: async (entries: readonly SessionEntry[], expectedLastId: string | null) => {
+				steps.push("append starts");
+				await gate;
+				await storage.append(entries, expectedLastId);
+				steps.push(`append ends (after ${expectedLastId})`);
+			},
+		};
+		const session = await openSession(gated);
+		steps.length = 0;
+		const appended = session.appendMessage(user("d"));
+		const context = session.buildContext("b");
+		await Promise.resolve();
+		release();
+		expect(texts((await context).messages)).toEqual(["a", "b"]);
+		await appended;
+		expect(steps).toEqual(["append starts", "append ends (after c)", "load"]);
+		await session.close();
 	});
 });
