@@ -79,6 +79,7 @@ export class SessionTree {
 		return node.entry?.type === "leaf" ? node.parentId : node.id;
 	}
 
+	/** True when the log has an entry with this id. */
 	has(id: string): boolean {
 		return this.nodes.has(id);
 	}
@@ -88,20 +89,23 @@ export class SessionTree {
 		return this.nodes.get(id)?.entry;
 	}
 
+	/** The entry's parent (`null` for a root), or `undefined` for an unknown id. */
 	parentOf(id: string): string | null | undefined {
 		return this.nodes.get(id)?.parentId;
 	}
 
+	/** The latest label of an entry. */
 	label(id: string): string | undefined {
 		return this.labels.get(id);
 	}
 
+	/** The id of the message entry appended with this idempotency key. */
 	idempotencyKey(key: string): string | undefined {
 		return this.idempotencyKeys.get(key);
 	}
 
 	/** Why `entry` cannot join the tree (a duplicate id, an unknown parent), or `undefined`. */
-	linkProblem(entry: SessionEntry): string | undefined {
+	private linkProblem(entry: SessionEntry): string | undefined {
 		if (this.nodes.has(entry.id)) return `duplicate entry id ${entry.id}`;
 		if (entry.parentId !== null && !this.nodes.has(entry.parentId)) return `entry ${entry.id} names an unknown parent ${entry.parentId}`;
 		return undefined;
