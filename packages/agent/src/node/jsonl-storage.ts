@@ -7,7 +7,7 @@
 import { fstatSync } from "node:fs";
 import { mkdir, open, type FileHandle } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
-import { SessionClosedError, SessionConflictError, SessionCorruptError } from "../session/session-errors.js";
+import { SessionConflictError, SessionCorruptError } from "../session/session-errors.js";
 import type { SessionEntry } from "../session/session-entry.js";
 import { newSessionId } from "../session/session-ids.js";
 import type { SessionLog, SessionStorage, SessionStorageLock } from "../session/session-storage.js";
@@ -57,7 +57,6 @@ export function createJsonlSessionStorage(path: string, options: JsonlSessionSto
 class JsonlSessionStorage implements SessionStorage {
 	private file: FileHandle | undefined;
 	private opening: Promise<FileHandle> | undefined;
-	private closed = false;
 	private locks = 0;
 	private id: string | undefined;
 	/** Bytes of the header line, newline included. */
@@ -134,7 +133,6 @@ class JsonlSessionStorage implements SessionStorage {
 	}
 
 	async lock(): Promise<SessionStorageLock> {
-		this.assertOpen();
 		await mkdir(dirname(this.path), { recursive: true, mode: FOLDER_MODE });
 		const lock = await acquireFileLock(`${this.path}.lock`, this.path);
 		this.locks++;
@@ -149,19 +147,18 @@ class JsonlSessionStorage implements SessionStorage {
 		};
 	}
 
+	/** Closes the file; a later call opens it again and reads what it knows afresh. */
 	async close(): Promise<void> {
-		this.closed = true;
 		const file = this.file ?? (await this.opening?.catch(() => undefined));
 		this.file = undefined;
+		this.opening = undefined;
+		this.id = undefined;
+		this.knownSize = -1;
+		this.knownLastId = undefined;
 		await file?.close();
 	}
 
-	private assertOpen(): void {
-		if (this.closed) throw new SessionClosedError(`Storage of session file ${this.path} is closed`);
-	}
-
 	private async handle(): Promise<FileHandle> {
-		this.assertOpen();
 		if (this.file) return this.file;
 		this.opening ??= (async () => {
 			await mkdir(dirname(this.path), { recursive: true, mode: FOLDER_MODE });

@@ -37,13 +37,13 @@ describe("the JSONL session file", () => {
 		expect(session.repaired).toBe(false);
 		await session.appendMessage(user("one"));
 		await session.appendMessage(assistant("two"));
-		const context = session.buildContext();
+		const context = (await session.buildContext());
 		await session.close();
 		const reopened = await openSessionFile(path);
 		expect(reopened.id).toBe(session.id);
 		expect(reopened.repaired).toBe(false);
-		expect(reopened.buildContext()).toEqual(context);
-		expect(texts(reopened.buildContext().messages)).toEqual(["one", "two"]);
+		expect(await reopened.buildContext()).toEqual(context);
+		expect(texts((await reopened.buildContext()).messages)).toEqual(["one", "two"]);
 		await reopened.close();
 	});
 
@@ -60,8 +60,8 @@ describe("the JSONL session file", () => {
 		writeFileSync(path, lines.map((line) => `${JSON.stringify(line)}\n`).join(""));
 		const session = await openSessionFile(path);
 		expect(session.id).toBe("pi-session");
-		expect(session.buildContext()).toMatchObject({ model: { provider: "anthropic", modelId: "claude-haiku-4-5" } });
-		expect(texts(session.buildContext().messages)).toEqual(["hi"]);
+		expect(await session.buildContext()).toMatchObject({ model: { provider: "anthropic", modelId: "claude-haiku-4-5" } });
+		expect(texts((await session.buildContext()).messages)).toEqual(["hi"]);
 		expect(session.getLabel("a2")).toBe("start");
 		expect(session.getEntry("a1")?.timestamp).toBe(Date.parse(iso));
 		await session.appendMessage(user("more"));

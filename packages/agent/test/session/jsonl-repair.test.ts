@@ -48,7 +48,7 @@ describe("repairing a torn tail", { timeout: 60_000 }, () => {
 			const reopened = await openSessionFile(path);
 			expect(reopened.repaired).toBe(false);
 			expect(reopened.entryCount).toBe(complete.length);
-			expect(texts(reopened.buildContext().messages).at(-1)).toBe("after repair");
+			expect(texts((await reopened.buildContext()).messages).at(-1)).toBe("after repair");
 			await reopened.close();
 		}
 	});
