@@ -65,6 +65,7 @@ export type {
 	CompactionEntry,
 	CustomEntry,
 	LabelEntry,
+	LeafEntry,
 	ModelChangeEntry,
 	SessionContext,
 	SessionEntry,

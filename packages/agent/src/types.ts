@@ -154,8 +154,17 @@ export interface AgentTool<TParameters extends TSchema = TSchema, TDetails = any
 	 * needsApproval: (args) => args.path.startsWith("/etc/"),
 	 * ```
 	 */
-	needsApproval?: boolean | ((args: TArguments, context: ToolApprovalContext) => boolean | Promise<boolean>);
+	needsApproval?: boolean | ToolApprovalPredicate<TArguments>;
 }
+
+/**
+ * The predicate form of `AgentTool.needsApproval`. Written as a method of an object type so that
+ * its parameter compares bivariantly, like `execute`'s: a typed tool with a predicate still fits
+ * a list typed `AgentTool[]`.
+ */
+export type ToolApprovalPredicate<TArguments> = {
+	check(args: TArguments, context: ToolApprovalContext): boolean | Promise<boolean>;
+}["check"];
 
 /** What a `needsApproval` predicate is told besides the arguments. */
 export interface ToolApprovalContext {

@@ -103,7 +103,7 @@ describe("compaction with pending tool calls", () => {
 		const compaction = await compact(messages, { model: testModel, streamFn, keepRecentTokens: 100 });
 		const firstKept = messages[compaction.firstKeptIndex] as AgentMessage;
 		expect(compaction.firstKeptIndex).toBeLessThanOrEqual(messages.length - 1);
-		const keptEntry = session.path().find((entry) => entry.type === "message" && entry.message === firstKept);
+		const keptEntry = (await session.path()).find((entry) => entry.type === "message" && entry.message === firstKept);
 		await session.append([{ type: "compaction", summary: compaction.summary, firstKeptEntryId: keptEntry?.id as string, tokensBefore: compaction.tokensBefore }]);
 		expect(pendingApprovals(session).map((c) => c.toolCallId)).toEqual(["a"]);
 		await session.close();

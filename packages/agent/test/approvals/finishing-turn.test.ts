@@ -1,8 +1,8 @@
-import { Agent, defineTool } from "@pi/agent-core";
-import { fauxToolCall, Type } from "@pi/ai";
+import { Agent } from "@pi/agent-core";
+import { fauxToolCall } from "@pi/ai";
 import { describe, expect, it } from "vitest";
 import { reply, scriptedStream, testModel } from "../helpers/scripted-stream.js";
-import { fileTool } from "./helpers.js";
+import { abortingTool, fileTool, finishTool } from "./helpers.js";
 
 describe("the turn that finishes an approved batch", () => {
 	it("does not count towards maxTurns: with maxTurns 1 the approved call runs and the model is still called once", async () => {
@@ -18,14 +18,7 @@ describe("the turn that finishes an approved batch", () => {
 	});
 
 	it("ends the run without a model call when every result it delivers asks to terminate", async () => {
-		const finish = defineTool({
-			name: "finish",
-			label: "Finish",
-			description: "Ends the task.",
-			parameters: Type.Object({}),
-			needsApproval: true,
-			execute: async () => ({ content: [{ type: "text", text: "finished" }], details: {}, terminate: true }),
-		});
+		const finish = finishTool();
 		const streamFn = scriptedStream([reply([fauxToolCall("finish", {}, { id: "f" })]), reply("unused")]);
 		const agent = new Agent({ initialState: { model: testModel, tools: [finish] }, streamFn });
 		await agent.prompt("wrap up");
@@ -36,26 +29,14 @@ describe("the turn that finishes an approved batch", () => {
 	});
 
 	it("an abort while the approved tool runs gives it an aborted result and ends the run; it is not run again", async () => {
-		let runs = 0;
-		let agent: Agent;
-		const slow = defineTool({
-			name: "slow",
-			label: "Slow",
-			description: "Waits for its signal.",
-			parameters: Type.Object({}),
-			needsApproval: true,
-			execute: (_id, _args, signal) => {
-				runs++;
-				setImmediate(() => agent.abort());
-				return new Promise<never>((_resolve, reject) => signal?.addEventListener("abort", () => reject(new Error("stopped")), { once: true }));
-			},
-		});
+		let agent: Agent | undefined;
+		const slow = abortingTool(() => agent as Agent);
 		const streamFn = scriptedStream([reply([fauxToolCall("slow", {}, { id: "s" })]), reply("unused")]);
 		agent = new Agent({ initialState: { model: testModel, tools: [slow] }, streamFn });
 		await agent.prompt("go");
 		await agent.approve("s");
 		await agent.continue();
-		expect(runs).toBe(1);
+		expect(slow.runs).toBe(1);
 		expect(agent.state.messages.at(-1)).toMatchObject({ role: "toolResult", toolCallId: "s", isError: true, content: [{ type: "text", text: "Tool execution was aborted." }] });
 		expect(agent.state.pendingApprovals).toEqual([]);
 		expect(streamFn.contexts).toHaveLength(1);

@@ -1,4 +1,4 @@
-import { type AgentEvent, type AgentMessage, type AgentTool, defineTool } from "@pi/agent-core";
+import { type Agent, type AgentEvent, type AgentMessage, type AgentTool, defineTool } from "@pi/agent-core";
 import type { ToolResultMessage } from "@pi/ai";
 import { Type } from "typebox";
 
@@ -39,4 +39,37 @@ export function runsOf(events: readonly AgentEvent[]): AgentEvent[][] {
 		runs.at(-1)?.push(event);
 	}
 	return runs;
+}
+
+/** `finish()`, which needs approval; its result asks the run to terminate. */
+export function finishTool(): AgentTool {
+	return defineTool({
+		name: "finish",
+		label: "Finish",
+		description: "Ends the task.",
+		parameters: Type.Object({}),
+		needsApproval: true,
+		execute: async () => ({ content: [{ type: "text", text: "finished" }], details: {}, terminate: true }),
+	});
+}
+
+/**
+ * `slow()`, which needs approval: once it runs it aborts `agent()`'s run and waits for its signal.
+ * `runs` counts its executions.
+ */
+export function abortingTool(agent: () => Agent): AgentTool & { runs: number } {
+	const tool = defineTool({
+		name: "slow",
+		label: "Slow",
+		description: "Waits for its signal.",
+		parameters: Type.Object({}),
+		needsApproval: true,
+		execute: (_id, _args, signal) => {
+			counted.runs++;
+			setImmediate(() => agent().abort());
+			return new Promise<never>((_resolve, reject) => signal?.addEventListener("abort", () => reject(new Error("stopped")), { once: true }));
+		},
+	});
+	const counted = Object.assign(tool, { runs: 0 });
+	return counted;
 }

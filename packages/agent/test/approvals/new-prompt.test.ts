@@ -1,9 +1,9 @@
-import { Agent, type AgentEvent, agentLoop, createMemorySessionStorage, defaultConvertToLlm, defineTool, NEW_MESSAGE_REJECTION, openSession, openToolCalls } from "@pi/agent-core";
-import { fauxToolCall, Type } from "@pi/ai";
+import { Agent, type AgentEvent, agentLoop, createMemorySessionStorage, defaultConvertToLlm, NEW_MESSAGE_REJECTION, openSession, openToolCalls } from "@pi/agent-core";
+import { fauxToolCall } from "@pi/ai";
 import { describe, expect, it } from "vitest";
 import { assertRunInvariants } from "../helpers/event-invariants.js";
 import { reply, scriptedStream, testModel } from "../helpers/scripted-stream.js";
-import { fileTool, resultTexts, runsOf } from "./helpers.js";
+import { abortingTool, fileTool, finishTool, resultTexts, runsOf } from "./helpers.js";
 
 describe("a new prompt while approvals wait", () => {
 	it("first gives each pending call a rejected result, then the prompt, so the model sees a valid transcript", async () => {
@@ -44,14 +44,7 @@ describe("a new prompt while approvals wait", () => {
 	});
 
 	it("is never dropped: an approved call whose result asks to terminate still lets the prompt through to the model", async () => {
-		const finish = defineTool({
-			name: "finish",
-			label: "Finish",
-			description: "Ends the task.",
-			parameters: Type.Object({}),
-			needsApproval: true,
-			execute: async () => ({ content: [{ type: "text", text: "finished" }], details: {}, terminate: true }),
-		});
+		const finish = finishTool();
 		const streamFn = scriptedStream([reply([fauxToolCall("finish", {}, { id: "f" })]), reply("What next?")]);
 		const agent = new Agent({ initialState: { model: testModel, tools: [finish] }, streamFn });
 		await agent.prompt("wrap up");
@@ -62,18 +55,8 @@ describe("a new prompt while approvals wait", () => {
 	});
 
 	it("is never dropped when the run is aborted while the approved call runs: the prompt is in the transcript", async () => {
-		let agent: Agent;
-		const slow = defineTool({
-			name: "slow",
-			label: "Slow",
-			description: "Waits for its signal.",
-			parameters: Type.Object({}),
-			needsApproval: true,
-			execute: (_id, _args, signal) => {
-				setImmediate(() => agent.abort());
-				return new Promise<never>((_resolve, reject) => signal?.addEventListener("abort", () => reject(new Error("stopped")), { once: true }));
-			},
-		});
+		let agent: Agent | undefined;
+		const slow = abortingTool(() => agent as Agent);
 		agent = new Agent({ initialState: { model: testModel, tools: [slow] }, streamFn: scriptedStream([reply([fauxToolCall("slow", {}, { id: "s" })]), reply("unused")]) });
 		await agent.prompt("go");
 		await agent.approve("s");

@@ -106,3 +106,5 @@ export const flagged: AgentTool<typeof params> = { ...forecast, needsApproval: t
 // @ts-expect-error: needsApproval is a boolean or a predicate, not a string.
 export const badFlag: AgentTool<typeof params> = { ...forecast, needsApproval: "yes" };
 new Agent({ initialState: { tools: [guarded, flagged] } });
+// A typed tool with a predicate fits a list typed `AgentTool[]`, as apps write it.
+export const plainList: AgentTool[] = [guarded, forecast];
