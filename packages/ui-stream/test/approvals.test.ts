@@ -74,7 +74,7 @@ describe("approvals through useChat's addToolApprovalResponse, with a session", 
 		await chat.sendMessage({ text: "Thanks" });
 		expect(chat.messages.at(-1)?.parts.at(-1)).toMatchObject({ type: "text", text: "You're welcome." });
 		const session = await openSessionFile(path);
-		const messages = session.buildContext().messages;
+		const messages = (await session.buildContext()).messages;
 		expect(messages.map((message) => message.role)).toEqual(["user", "assistant", "toolResult", "assistant", "user", "assistant"]);
 		expect(deleted).toEqual(["tmp/a.log"]);
 		await session.close();

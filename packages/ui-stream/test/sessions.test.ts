@@ -24,7 +24,7 @@ describe("session-backed requests", () => {
 		await chat.sendMessage({ text: "Second" });
 
 		const session = await openSession(storage.reopen(), { lock: false });
-		const entries = session.path().filter((entry) => entry.type === "message");
+		const entries = (await session.path()).filter((entry) => entry.type === "message");
 		expect(entries.map((entry) => entry.message.role)).toEqual(["user", "assistant", "user", "assistant"]);
 		// Each entry that starts a UI message carries that message's id.
 		expect(entries.map((entry) => entry.idempotencyKey)).toEqual(chat.messages.map((message) => message.id));
@@ -36,7 +36,7 @@ describe("session-backed requests", () => {
 		await resend.text();
 		expect(faux.state.callCount).toBe(2);
 		const after = await openSession(storage.reopen(), { lock: false });
-		expect(after.path().filter((entry) => entry.type === "message")).toHaveLength(4);
+		expect((await after.path()).filter((entry) => entry.type === "message")).toHaveLength(4);
 		await after.close();
 		faux.unregister();
 	});
@@ -70,9 +70,9 @@ describe("session-backed requests", () => {
 		const storage = createMemorySessionStorage();
 		const seed = await openSession(storage.reopen());
 		await new Agent({ session: seed, initialState: { model: faux.getModel() } }).prompt("First");
-		const entries = seed.path().filter((entry) => entry.type === "message");
+		const entries = (await seed.path()).filter((entry) => entry.type === "message");
 		const ids = new Map(entries.map((entry) => [entry.message, entry.idempotencyKey ?? entry.id]));
-		const initial = toUIMessages(seed.buildContext().messages, { messageId: (message, index) => ids.get(message) ?? `pi-${index}` });
+		const initial = toUIMessages((await seed.buildContext()).messages, { messageId: (message, index) => ids.get(message) ?? `pi-${index}` });
 		expect(initial.map((message) => message.id)).toEqual(entries.map((entry) => entry.id));
 		await seed.close();
 
@@ -82,7 +82,7 @@ describe("session-backed requests", () => {
 		const chat = new NodeChat(server.url, { messages: initial });
 		await chat.sendMessage({ text: "Second" });
 		const after = await openSession(storage.reopen(), { lock: false });
-		expect(after.buildContext().messages.map((message) => message.role)).toEqual(["user", "assistant", "user", "assistant"]);
+		expect((await after.buildContext()).messages.map((message) => message.role)).toEqual(["user", "assistant", "user", "assistant"]);
 		await after.close();
 		faux.unregister();
 	});

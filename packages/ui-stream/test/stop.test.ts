@@ -36,7 +36,7 @@ describe("stop() in the client", () => {
 		await until(() => finished !== undefined);
 
 		const session = await openSession(storage.reopen());
-		const messages = session.buildContext().messages;
+		const messages = (await session.buildContext()).messages;
 		expect(messages.map((message) => message.role)).toEqual(["user", "assistant"]);
 		const partial = messages[1] as AssistantMessage;
 		expect(partial.stopReason).toBe("aborted");

@@ -32,6 +32,6 @@ describe("an agent's idempotencyKey option", () => {
 		const session = await openSession(createMemorySessionStorage());
 		const agent = new Agent({ session, initialState: { model: testModel }, streamFn: scriptedStream([reply("Hello.")]) });
 		await agent.prompt("Hi");
-		expect(session.path().some((entry) => entry.type === "message" && entry.idempotencyKey !== undefined)).toBe(false);
+		expect((await session.path()).some((entry) => entry.type === "message" && entry.idempotencyKey !== undefined)).toBe(false);
 	});
 });
