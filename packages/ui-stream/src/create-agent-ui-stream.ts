@@ -83,7 +83,8 @@ export async function runPrepared(options: AgentUIStreamOptions, preparing: Prom
 	const added: AgentMessage[] = [];
 	const listener = (event: AgentEvent) => {
 		if (event.type === "message_end") added.push(event.message);
-		for (const chunk of chunksOf(event)) send(chunk);
+		const chunks = chunksOf(event);
+		for (let index = 0; index < chunks.length; index++) send(chunks[index] as UIMessageChunk);
 	};
 	const abort = () => agent.abort();
 	let unsubscribe: (() => void) | undefined;

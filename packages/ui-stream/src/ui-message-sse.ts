@@ -29,26 +29,48 @@ export function uiMessageChunkSseStream(chunks: ReadableStream<UIMessageChunk>):
 
 /**
  * A prepared run's chunks written straight as server-sent event bytes (no stream of chunk
- * objects in between). Events that come within one turn of the event loop are encoded and
- * enqueued together: a fast model's deltas cost one encode and one enqueue per batch, not per
- * delta; a slow one's go out as they come. Cancelling aborts the agent.
+ * objects in between). Chunks that come within one turn of the event loop go out together, in
+ * one encode and one enqueue, and the text deltas of one part among them as one delta (the
+ * client would have seen them at the same moment anyway): a fast model's tens of thousands of
+ * deltas cost a few events, a slow one's go out as they come. Cancelling aborts the agent.
  */
 export function sseByteStream(run: (send: (chunk: UIMessageChunk) => void) => Promise<void>, abort: () => void): ReadableStream<Uint8Array> {
 	const encoder = new TextEncoder();
 	let closed = false;
 	let pending = "";
+	// The deltas of one part waiting to be joined: the chunk's type and id, and the pieces.
+	let deltaType: "text-delta" | "reasoning-delta" | undefined;
+	let deltaId = "";
+	let deltas: string[] = [];
 	let scheduled = false;
+	const joinDeltas = () => {
+		if (deltaType === undefined) return;
+		pending += sseEvent({ type: deltaType, id: deltaId, delta: deltas.length === 1 ? (deltas[0] as string) : deltas.join("") });
+		deltaType = undefined;
+		deltas = [];
+	};
 	return new ReadableStream<Uint8Array>({
 		start(controller) {
 			const flush = () => {
 				scheduled = false;
+				joinDeltas();
 				if (closed || pending === "") return;
 				controller.enqueue(encoder.encode(pending));
 				pending = "";
 			};
 			const send = (chunk: UIMessageChunk) => {
 				if (closed) return;
-				pending += sseEvent(chunk);
+				if ((chunk.type === "text-delta" || chunk.type === "reasoning-delta") && chunk.providerMetadata === undefined) {
+					if (deltaType !== chunk.type || deltaId !== chunk.id) {
+						joinDeltas();
+						deltaType = chunk.type;
+						deltaId = chunk.id;
+					}
+					deltas.push(chunk.delta);
+				} else {
+					joinDeltas();
+					pending += sseEvent(chunk);
+				}
 				if (!scheduled) {
 					scheduled = true;
 					setTimeout(flush, 0);
@@ -56,6 +78,7 @@ export function sseByteStream(run: (send: (chunk: UIMessageChunk) => void) => Pr
 			};
 			void run(send).finally(() => {
 				if (closed) return;
+				joinDeltas();
 				pending += "data: [DONE]\n\n";
 				flush();
 				closed = true;
