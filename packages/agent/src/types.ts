@@ -242,56 +242,46 @@ export interface ShouldStopAfterTurnContext {
 }
 
 /**
- * Configures one run of the loop. The stream options (`temperature`, `maxTokens`, `reasoning`,
- * `sessionId`, …) are passed to every model call.
+ * The options of a run that an `Agent` passes to the loop unchanged: every field of
+ * `AgentOptions` that the loop reads. Each is documented here once; {@link AgentLoopConfig}
+ * extends this, so a field added here reaches the loop with no other change.
  *
  * Every callback may throw or reject: the loop then ends the run with the usual events
  * (`agent_end` included), and the error shows as a final assistant message with
  * `stopReason: "error"` whose `errorMessage` names the callback.
  */
-export interface AgentLoopConfig extends SimpleStreamOptions {
-	model: Model<any>;
+export interface AgentRunOptions extends Pick<SimpleStreamOptions, "sessionId" | "thinkingBudgets" | "maxRetryDelayMs" | "onPayload"> {
 	/**
 	 * The single boundary between the app's transcript and the model: turns the (transformed)
 	 * transcript into LLM messages before each model call. Drop UI-only messages here, and
-	 * convert custom ones the model should see (e.g. into user messages).
+	 * convert custom ones the model should see (e.g. into user messages). Default (for `Agent`):
+	 * `defaultConvertToLlm`, which keeps `user`, `assistant` and `toolResult` messages and turns a
+	 * compaction summary into a user message.
 	 */
-	convertToLlm: (messages: AgentMessage[]) => Message[] | Promise<Message[]>;
+	convertToLlm?: (messages: AgentMessage[]) => Message[] | Promise<Message[]>;
 	/**
 	 * Rewrites the transcript before `convertToLlm`, e.g. to prune old messages. It receives the
-	 * live transcript: return a new array rather than mutating it.
+	 * live transcript: return a new array rather than mutating it. Default: none.
 	 */
 	transformContext?: (messages: AgentMessage[], signal?: AbortSignal) => Promise<AgentMessage[]>;
-	/** Resolves the API key before each model call (short-lived tokens). Falls back to `apiKey`. */
-	getApiKey?: (provider: string) => Promise<string | undefined> | string | undefined;
-	/** Called after each `turn_end`; returning true ends the run without polling the queues. */
-	shouldStopAfterTurn?: (context: ShouldStopAfterTurnContext) => boolean | Promise<boolean>;
 	/**
-	 * Messages to deliver before the next model call. Polled at the start of the run and after
-	 * each turn. Returned messages are considered delivered: the loop puts them in the transcript.
+	 * Resolves the API key before each model call (short-lived tokens), by provider name. Falls
+	 * back to `apiKey` (and then the provider's environment variable) when it returns `undefined`.
 	 */
-	getSteeringMessages?: () => AgentMessage[] | Promise<AgentMessage[]>;
-	/** Messages that start another turn when the agent would otherwise stop. */
-	getFollowUpMessages?: () => AgentMessage[] | Promise<AgentMessage[]>;
+	getApiKey?: (provider: string) => Promise<string | undefined> | string | undefined;
+	/** Called after each `turn_end`; returning true ends the run without polling the queues. Default: none. */
+	shouldStopAfterTurn?: (context: ShouldStopAfterTurnContext) => boolean | Promise<boolean>;
 	/** How the tool calls of one reply run. Default `parallel`. */
 	toolExecution?: ToolExecutionMode;
-	/** Called after validation, before `execute`; can block the call. */
+	/** Called after validation, before `execute`; can block the call. Default: none. */
 	beforeToolCall?: (context: BeforeToolCallContext, signal?: AbortSignal) => Promise<BeforeToolCallResult | undefined>;
-	/** Called after `execute`, before `tool_execution_end`; can override parts of the result. */
+	/** Called after `execute`, before `tool_execution_end`; can override parts of the result. Default: none. */
 	afterToolCall?: (context: AfterToolCallContext, signal?: AbortSignal) => Promise<AfterToolCallResult | undefined>;
 	/**
-	 * The most turns (model calls) this run makes. After the last one (and its tools) the run
+	 * The most turns (model calls) a run makes. After the last one (and its tools) the run
 	 * ends normally; queued messages stay queued. Default: no limit. Values below 1 count as 1.
 	 */
 	maxTurns?: number;
-	/**
-	 * Beyond the reference API: called when the loop starts preparing a model reply, with a
-	 * function that interrupts that reply. Interrupting aborts the model stream at once; the
-	 * partial reply is kept as an `aborted` assistant message, its turn ends, and the loop polls
-	 * `getSteeringMessages` and goes on. May return a function called when the reply is over.
-	 * `Agent` uses it for `steeringMode: "interrupt"`.
-	 */
-	onReplyStart?: (interrupt: () => void) => (() => void) | void;
 	/**
 	 * Redeems the deferred reply a continued transcript ends with (see `agentLoopContinue`).
 	 * Default `streamDeferred` from `@pi/ai`, which waits until the job ends.
@@ -304,6 +294,32 @@ export interface AgentLoopConfig extends SimpleStreamOptions {
 	 * See docs/compaction.md.
 	 */
 	compaction?: AgentCompactionConfig;
+}
+
+/**
+ * Configures one run of the loop: the {@link AgentRunOptions}, the model, and the queues. The
+ * stream options (`temperature`, `maxTokens`, `reasoning`, `sessionId`, …) are passed to every
+ * model call.
+ */
+export interface AgentLoopConfig extends SimpleStreamOptions, AgentRunOptions {
+	model: Model<any>;
+	/** See {@link AgentRunOptions.convertToLlm}; required here (the loop has no default). */
+	convertToLlm: (messages: AgentMessage[]) => Message[] | Promise<Message[]>;
+	/**
+	 * Messages to deliver before the next model call. Polled at the start of the run and after
+	 * each turn. Returned messages are considered delivered: the loop puts them in the transcript.
+	 */
+	getSteeringMessages?: () => AgentMessage[] | Promise<AgentMessage[]>;
+	/** Messages that start another turn when the agent would otherwise stop. */
+	getFollowUpMessages?: () => AgentMessage[] | Promise<AgentMessage[]>;
+	/**
+	 * Beyond the reference API: called when the loop starts preparing a model reply, with a
+	 * function that interrupts that reply. Interrupting aborts the model stream at once; the
+	 * partial reply is kept as an `aborted` assistant message, its turn ends, and the loop polls
+	 * `getSteeringMessages` and goes on. May return a function called when the reply is over.
+	 * `Agent` uses it for `steeringMode: "interrupt"`.
+	 */
+	onReplyStart?: (interrupt: () => void) => (() => void) | void;
 }
 
 /**

@@ -1,9 +1,10 @@
-import { type ImageContent, type Message, type Model, type SimpleStreamOptions, streamSimple, type ThinkingBudgets } from "@pi/ai";
+import { type ImageContent, type Model, streamSimple } from "@pi/ai";
 import { runAgentLoop, runAgentLoopContinue } from "../loop/agent-loop.js";
 import { emptyAssistantMessage } from "../loop/assistant-messages.js";
 import { defaultConvertToLlm } from "../loop/default-convert-to-llm.js";
 import { isRedeemable } from "../loop/redeem-deferred.js";
 import { MessageQueue, type QueueMode, type SteeringMode } from "./message-queue.js";
+import { type AgentOptions, pickRunOptions } from "./agent-options.js";
 import { AgentStateStore } from "./agent-state-store.js";
 import { explainMissingModel, NO_MODEL } from "./no-model.js";
 import { promptMessages } from "./prompt-input.js";
@@ -12,74 +13,23 @@ import type { Session } from "../session/session.js";
 import { interruptedToolResults } from "./interrupted-tool-calls.js";
 import { missingModelText, resumeFromSession } from "./resume-from-session.js";
 import { SessionRecorder } from "./session-recorder.js";
-import type {
-	AfterToolCallContext,
-	AfterToolCallResult,
-	AgentCompactionConfig,
-	AgentEvent,
-	AgentLoopConfig,
-	AgentMessage,
-	AgentState,
-	BeforeToolCallContext,
-	CompactionSummaryMessage,
-	BeforeToolCallResult,
-	DeferredStreamFn,
-	ShouldStopAfterTurnContext,
-	StreamFn,
-	ToolExecutionMode,
-} from "../types.js";
+import type { AgentEvent, AgentLoopConfig, AgentMessage, AgentRunOptions, AgentState, CompactionSummaryMessage, StreamFn } from "../types.js";
+
+export type { AgentOptions } from "./agent-options.js";
 
 /** A subscriber to an agent's events; a returned promise is awaited before the run goes on. */
 export type AgentListener = (event: AgentEvent, signal: AbortSignal) => Promise<void> | void;
-
-/** Options of an {@link Agent}. Every field can also be changed later on the instance. */
-export interface AgentOptions {
-	/** Starting state: system prompt, model, thinking level, tools, messages. */
-	initialState?: Partial<Omit<AgentState, "pendingToolCalls" | "isStreaming" | "streamingMessage" | "errorMessage">>;
-	/** Default: keeps `user`, `assistant` and `toolResult` messages and drops the rest. */
-	convertToLlm?: (messages: AgentMessage[]) => Message[] | Promise<Message[]>;
-	transformContext?: (messages: AgentMessage[], signal?: AbortSignal) => Promise<AgentMessage[]>;
-	/** Default `streamSimple` from `@pi/ai`. */
-	streamFn?: StreamFn;
-	getApiKey?: (provider: string) => Promise<string | undefined> | string | undefined;
-	onPayload?: SimpleStreamOptions["onPayload"];
-	beforeToolCall?: (context: BeforeToolCallContext, signal?: AbortSignal) => Promise<BeforeToolCallResult | undefined>;
-	afterToolCall?: (context: AfterToolCallContext, signal?: AbortSignal) => Promise<AfterToolCallResult | undefined>;
-	shouldStopAfterTurn?: (context: ShouldStopAfterTurnContext) => boolean | Promise<boolean>;
-	/** Default `one-at-a-time`. */
-	steeringMode?: SteeringMode;
-	/** Default `one-at-a-time`. */
-	followUpMode?: QueueMode;
-	sessionId?: string;
-	thinkingBudgets?: ThinkingBudgets;
-	maxRetryDelayMs?: number;
-	/** Default `parallel`. */
-	toolExecution?: ToolExecutionMode;
-	/** Most model calls per run. Default: no limit. */
-	maxTurns?: number;
-	/** Redeems a deferred reply on `continue()`. Default `streamDeferred` from `@pi/ai`. */
-	streamDeferred?: DeferredStreamFn;
-	/**
-	 * Automatic context compaction, off by default: `{ enabled: true }` summarises the older
-	 * messages before a model call once the context nears the model's window (and after a reply
-	 * that overflowed it, retrying that call once). See docs/compaction.md.
-	 */
-	compaction?: AgentCompactionConfig;
-	/**
-	 * The session that keeps this agent's conversation (see docs/sessions.md). The agent starts
-	 * from it (messages, model, thinking level, system prompt; `initialState` overrides the
-	 * settings) and appends every message at its `message_end`, awaiting the append before the
-	 * run goes on; setting changes are appended before the next model call. A failed append
-	 * ends the run with an `error` message. `sessionId` defaults to the session's id.
-	 */
-	session?: Session;
-}
 
 /** One run of the agent: its abort controller and the interrupt of the reply in flight. */
 interface ActiveRun {
 	controller: AbortController;
 	interrupt: (() => void) | undefined;
 }
+
+// The run options are instance fields: declared by this interface (merged into the class), set
+// in the constructor and read per run through the one key list of `AgentRunOptions`.
+/** The {@link AgentRunOptions} as instance fields, see {@link Agent}. */
+export interface Agent extends AgentRunOptions {}
 
 /**
  * A stateful agent: it holds the transcript, the model and the tools, runs the agent loop over
@@ -112,28 +62,8 @@ export class Agent {
 	/** The placeholder model of a resumed session whose model the catalog lacks. */
 	private readonly missingModel: { text: string; placeholder: Model<any> } | undefined;
 
-	convertToLlm: (messages: AgentMessage[]) => Message[] | Promise<Message[]>;
-	transformContext?: (messages: AgentMessage[], signal?: AbortSignal) => Promise<AgentMessage[]>;
+	/** Streams each reply; see {@link AgentOptions.streamFn}. */
 	streamFn: StreamFn;
-	getApiKey?: (provider: string) => Promise<string | undefined> | string | undefined;
-	onPayload?: SimpleStreamOptions["onPayload"];
-	beforeToolCall?: (context: BeforeToolCallContext, signal?: AbortSignal) => Promise<BeforeToolCallResult | undefined>;
-	afterToolCall?: (context: AfterToolCallContext, signal?: AbortSignal) => Promise<AfterToolCallResult | undefined>;
-	shouldStopAfterTurn?: (context: ShouldStopAfterTurnContext) => boolean | Promise<boolean>;
-	/** Sent to providers for prompt caching and routing. */
-	sessionId?: string;
-	/** Token budgets per thinking level, for budget-based providers. */
-	thinkingBudgets?: ThinkingBudgets;
-	/** Give up when a provider asks to wait longer than this before a retry. */
-	maxRetryDelayMs?: number;
-	/** How the tool calls of one reply run. */
-	toolExecution: ToolExecutionMode;
-	/** Most model calls per run. */
-	maxTurns?: number;
-	/** Redeems a deferred reply on `continue()`; `undefined` means `streamDeferred` from `@pi/ai`. */
-	streamDeferred?: DeferredStreamFn;
-	/** Automatic context compaction; `undefined` or `enabled: false` turns it off. */
-	compaction?: AgentCompactionConfig;
 
 	constructor(options: AgentOptions = {}) {
 		const session = options.session;
@@ -149,21 +79,10 @@ export class Agent {
 		}
 		this.steeringQueue = new MessageQueue(options.steeringMode ?? "one-at-a-time");
 		this.followUpQueue = new MessageQueue(options.followUpMode ?? "one-at-a-time");
-		this.convertToLlm = options.convertToLlm ?? defaultConvertToLlm;
-		this.transformContext = options.transformContext;
 		this.streamFn = options.streamFn ?? streamSimple;
-		this.getApiKey = options.getApiKey;
-		this.onPayload = options.onPayload;
-		this.beforeToolCall = options.beforeToolCall;
-		this.afterToolCall = options.afterToolCall;
-		this.shouldStopAfterTurn = options.shouldStopAfterTurn;
-		this.sessionId = options.sessionId ?? session?.id;
-		this.thinkingBudgets = options.thinkingBudgets;
-		this.maxRetryDelayMs = options.maxRetryDelayMs;
-		this.toolExecution = options.toolExecution ?? "parallel";
-		this.maxTurns = options.maxTurns;
-		this.streamDeferred = options.streamDeferred;
-		this.compaction = options.compaction;
+		// The run options live on the instance (where the app may change them) and flow from
+		// there into every run's config; the defaults are the instance's starting values.
+		Object.assign(this, { convertToLlm: defaultConvertToLlm, toolExecution: "parallel", sessionId: session?.id }, pickRunOptions(options));
 	}
 
 	/**
@@ -341,22 +260,10 @@ export class Agent {
 		let skipSteeringPoll = skipInitialSteeringPoll;
 		const thinkingLevel = this.store.thinkingLevel;
 		return {
+			convertToLlm: defaultConvertToLlm,
+			...pickRunOptions(this),
 			model: this.store.model,
 			reasoning: thinkingLevel === "off" ? undefined : thinkingLevel,
-			sessionId: this.sessionId,
-			thinkingBudgets: this.thinkingBudgets,
-			maxRetryDelayMs: this.maxRetryDelayMs,
-			onPayload: this.onPayload,
-			convertToLlm: this.convertToLlm,
-			transformContext: this.transformContext,
-			getApiKey: this.getApiKey,
-			beforeToolCall: this.beforeToolCall,
-			afterToolCall: this.afterToolCall,
-			shouldStopAfterTurn: this.shouldStopAfterTurn,
-			toolExecution: this.toolExecution,
-			maxTurns: this.maxTurns,
-			streamDeferred: this.streamDeferred,
-			compaction: this.compaction,
 			// A detached run (after reset) must not take messages meant for the next one.
 			getSteeringMessages: () => {
 				if (active !== this.activeRun) return [];
