@@ -234,7 +234,9 @@ export class Agent {
 		const config = this.loopConfig(active, skipInitialSteeringPoll);
 		const sink = (event: AgentEvent) => this.deliver(active, event);
 		const signal = active.controller.signal;
-		const streamFn = explainMissingModel(this.streamFn);
+		// Only the default stream function is told about a missing model; a custom one gets the
+		// placeholder and decides for itself (a mock, a proxy, a router), as the reference's does.
+		const streamFn = this.streamFn === streamSimple ? explainMissingModel(streamSimple) : this.streamFn;
 		let running: Promise<AgentMessage[]>;
 		try {
 			running = continuation
