@@ -91,7 +91,7 @@ export interface AgentToolResult<T> {
 }
 
 /** Receives a tool's progress while it runs; each call becomes a `tool_execution_update` event. */
-export type AgentToolUpdateCallback<T = any> = (partialResult: AgentToolResult<T>) => void;
+export type AgentToolUpdateCallback<T = unknown> = (partialResult: AgentToolResult<T>) => void;
 
 /**
  * `sequential`: each tool call is prepared, run and finished before the next starts.
@@ -122,7 +122,7 @@ export type ToolExecutionMode = "sequential" | "parallel";
  * };
  * ```
  */
-export interface AgentTool<TParameters extends TSchema = TSchema, TDetails = any, TArguments = AgentToolArguments<TParameters>>
+export interface AgentTool<TParameters extends TSchema = TSchema, TDetails = unknown, TArguments = AgentToolArguments<TParameters>>
 	extends Tool<TParameters> {
 	/** A human-readable name for UIs. */
 	label: string;
@@ -172,7 +172,7 @@ export interface AgentContext {
  * anyway: a throw or rejection becomes an `error` assistant message.
  */
 export type StreamFn = (
-	model: Model<any>,
+	model: Model,
 	context: Context,
 	options?: SimpleStreamOptions,
 ) => AssistantMessageEventSource | Promise<AssistantMessageEventSource>;
@@ -182,7 +182,7 @@ export type StreamFn = (
  * message for the handle of a `deferred` placeholder. Same contract as {@link StreamFn}.
  */
 export type DeferredStreamFn = (
-	model: Model<any>,
+	model: Model,
 	handle: DeferredHandle,
 	options?: DeferredFetchOptions,
 ) => AssistantMessageEventSource | Promise<AssistantMessageEventSource>;
@@ -223,7 +223,7 @@ export interface AfterToolCallContext {
 	/** The validated arguments. */
 	args: unknown;
 	/** The result as the tool returned it. */
-	result: AgentToolResult<any>;
+	result: AgentToolResult<unknown>;
 	/** Whether that result counts as an error so far. */
 	isError: boolean;
 	context: AgentContext;
@@ -302,7 +302,7 @@ export interface AgentRunOptions extends Pick<SimpleStreamOptions, "sessionId" |
  * model call.
  */
 export interface AgentLoopConfig extends SimpleStreamOptions, AgentRunOptions {
-	model: Model<any>;
+	model: Model;
 	/** See {@link AgentRunOptions.convertToLlm}; required here (the loop has no default). */
 	convertToLlm: (messages: AgentMessage[]) => Message[] | Promise<Message[]>;
 	/**
@@ -332,7 +332,7 @@ export interface AgentLoopConfig extends SimpleStreamOptions, AgentRunOptions {
  */
 export interface AgentCompactionConfig extends CompactionSettings {
 	/** The model that writes the summaries. Default: the model of the run. */
-	model?: Model<any>;
+	model?: Model;
 	/** Added to the summary prompt, e.g. "keep every SQL query verbatim". */
 	customInstructions?: string;
 }
@@ -374,9 +374,9 @@ export type AgentEvent =
 			 */
 			replaces?: AssistantMessage;
 	  }
-	| { type: "tool_execution_start"; toolCallId: string; toolName: string; args: any }
-	| { type: "tool_execution_update"; toolCallId: string; toolName: string; args: any; partialResult: any }
-	| { type: "tool_execution_end"; toolCallId: string; toolName: string; result: any; isError: boolean }
+	| { type: "tool_execution_start"; toolCallId: string; toolName: string; args: unknown }
+	| { type: "tool_execution_update"; toolCallId: string; toolName: string; args: unknown; partialResult: AgentToolResult<unknown> }
+	| { type: "tool_execution_end"; toolCallId: string; toolName: string; result: AgentToolResult<unknown>; isError: boolean }
 	| { type: "compaction_start"; reason: CompactionReason; tokensBefore: number }
 	| CompactionEndEvent;
 
@@ -398,8 +398,8 @@ export interface CompactionEndEvent {
 	summary?: string;
 	/** Index, in the transcript before, of the first kept message. */
 	firstKeptIndex?: number;
-	/** The transcript after the compaction. */
-	messages?: AgentMessage[];
+	/** The transcript after the compaction: the summary message, then the kept messages. */
+	messages?: [CompactionSummaryMessage, ...AgentMessage[]];
 	/**
 	 * For `reason: "overflow"`: the reply that overflowed. It stays in the run's messages (it had
 	 * its `message_end`) but not in the compacted transcript: the call is made again without it.
@@ -422,7 +422,7 @@ export interface CompactionEndEvent {
 export interface AgentState {
 	systemPrompt: string;
 	/** The model for the next turns. */
-	model: Model<any>;
+	model: Model;
 	/** The reasoning level for the next turns. */
 	thinkingLevel: ThinkingLevel;
 	set tools(tools: AgentTool<any>[]);

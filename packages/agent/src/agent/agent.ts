@@ -13,7 +13,7 @@ import type { Session } from "../session/session.js";
 import { interruptedToolResults } from "./interrupted-tool-calls.js";
 import { missingModelText, resumeFromSession } from "./resume-from-session.js";
 import { SessionRecorder } from "./session-recorder.js";
-import type { AgentEvent, AgentLoopConfig, AgentMessage, AgentRunOptions, AgentState, CompactionSummaryMessage, StreamFn } from "../types.js";
+import type { AgentEvent, AgentLoopConfig, AgentMessage, AgentRunOptions, AgentState, StreamFn } from "../types.js";
 
 export type { AgentOptions } from "./agent-options.js";
 
@@ -54,13 +54,13 @@ export class Agent {
 	private readonly store: AgentStateStore;
 	private readonly listeners: AgentListener[] = [];
 	private readonly steeringQueue: MessageQueue;
-	private readonly followUpQueue: MessageQueue;
+	private readonly followUpQueue: MessageQueue<QueueMode>;
 	private activeRun: ActiveRun | undefined;
 	/** Runs not yet settled, including ones `reset()` detached. */
 	private readonly settling = new Set<Promise<void>>();
 	private readonly recorder: SessionRecorder | undefined;
 	/** The placeholder model of a resumed session whose model the catalog lacks. */
-	private readonly missingModel: { text: string; placeholder: Model<any> } | undefined;
+	private readonly missingModel: { text: string; placeholder: Model } | undefined;
 
 	/** Streams each reply; see {@link AgentOptions.streamFn}. */
 	streamFn: StreamFn;
@@ -118,7 +118,7 @@ export class Agent {
 
 	/** How `followUp()` messages are delivered: `one-at-a-time` (default) or `all`. */
 	get followUpMode(): QueueMode {
-		return this.followUpQueue.mode as QueueMode;
+		return this.followUpQueue.mode;
 	}
 
 	set followUpMode(mode: QueueMode) {
@@ -296,7 +296,7 @@ export class Agent {
 		// the run goes on (the loop awaits this sink).
 		if (this.recorder) {
 			try {
-				await this.record(event);
+				await this.record(this.recorder, event);
 			} catch (error) {
 				failure = { error: error instanceof RunFailure ? error : new RunFailure("session append", error) };
 			}
@@ -318,8 +318,7 @@ export class Agent {
 	 * What the session hears of an event: settings at the run's start, messages at their end, a
 	 * `compaction` entry at a compaction's end.
 	 */
-	private async record(event: AgentEvent): Promise<void> {
-		const recorder = this.recorder as SessionRecorder;
+	private async record(recorder: SessionRecorder, event: AgentEvent): Promise<void> {
 		if (event.type === "agent_start") {
 			if (this.missingModel && this.store.model === this.missingModel.placeholder) throw new RunFailure("resume", new Error(this.missingModel.text));
 			const model = this.store.model === NO_MODEL ? undefined : this.store.model;
@@ -328,7 +327,7 @@ export class Agent {
 			await recorder.persist(this.store.messages);
 		} else if (event.type === "compaction_end" && event.messages) {
 			// The entry goes under the last kept message: after an overflow, beside the dropped reply.
-			const summary = event.messages[0] as CompactionSummaryMessage;
+			const [summary] = event.messages;
 			const id = await recorder.recordCompaction({ summary: summary.summary, firstKept: event.messages[1], tokensBefore: event.tokensBefore }, event.messages);
 			// The summary takes the entry's timestamp: the transcript then equals what buildContext() rebuilds.
 			const entry = recorder.session.getEntry(id);

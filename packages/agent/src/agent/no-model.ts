@@ -10,7 +10,7 @@ export const NO_MODEL_TEXT = "no model set: assign `agent.state.model` or pass `
  * for itself what to do); the default one ends the run with {@link NO_MODEL_TEXT}, see
  * {@link explainMissingModel}.
  */
-export const NO_MODEL: Model<any> = {
+export const NO_MODEL: Model = {
 	id: "no-model-set",
 	name: "No model set (assign agent.state.model)",
 	api: "no-model-set",
