@@ -5,13 +5,15 @@
  * The generator itself is checked on a temporary workspace: names sorted, kinds, deprecation,
  * private members and comments left out, a removed entry's report flagged.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 // @ts-expect-error: a plain .mjs script of the repository, without type declarations.
 import { apiReports, reportedPackages, staleReports } from "../../scripts/api-report.mjs";
 
+const repository = fileURLToPath(new URL("../..", import.meta.url));
 const workspace = mkdtempSync(join(tmpdir(), "pi-api-report-"));
 afterAll(() => rmSync(workspace, { recursive: true, force: true }));
 
@@ -28,6 +30,15 @@ describe("the committed API reports", () => {
 			pkg.entries.map((entry) => `${pkg.name} ${entry.subpath}`),
 		);
 		expect(entries).toEqual(expect.arrayContaining(["@pi/ai .", "@pi/ai ./testing", "@pi/agent-core .", "@pi/agent-core ./proxy-server", "@pi/session-postgres .", "@pi/cli ."]));
+	});
+
+	it("are checked after every reported package is built (each is a dependency of @pi/examples, or its build is in turbo.json's @pi/examples#test)", () => {
+		const manifest = JSON.parse(readFileSync(join(repository, "examples", "package.json"), "utf8")) as Record<string, Record<string, string> | undefined>;
+		const turbo = JSON.parse(readFileSync(join(repository, "turbo.json"), "utf8")) as { tasks: Record<string, { dependsOn?: string[] }> };
+		const before = new Set([...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.devDependencies ?? {})]);
+		for (const task of turbo.tasks["@pi/examples#test"]?.dependsOn ?? []) if (task.endsWith("#build")) before.add(task.slice(0, -"#build".length));
+		const unordered = (reportedPackages() as { name: string }[]).map((pkg) => pkg.name).filter((name) => !before.has(name));
+		expect(unordered, `add "${unordered[0]}#build" to the dependsOn of "@pi/examples#test" in turbo.json, so that its .d.ts exist before the check`).toEqual([]);
 	});
 
 	it("equal the built surface (after changing an export, run `pnpm build && pnpm api-report` and commit the reports)", () => {
