@@ -26,10 +26,14 @@ interface ActiveRun {
 	interrupt: (() => void) | undefined;
 }
 
-// The run options are instance fields: declared by this interface (merged into the class), set
-// in the constructor and read per run through the one key list of `AgentRunOptions`.
-/** The {@link AgentRunOptions} as instance fields, see {@link Agent}. */
-export interface Agent extends AgentRunOptions {}
+/**
+ * The {@link AgentRunOptions} as instance fields of {@link Agent} (this interface merges into the
+ * class): set in the constructor, read by every run through the one key list of
+ * `AgentRunOptions`. `convertToLlm` and `toolExecution` always hold a value (their defaults).
+ */
+export interface Agent
+	extends Omit<AgentRunOptions, "convertToLlm" | "toolExecution">,
+		Required<Pick<AgentRunOptions, "convertToLlm" | "toolExecution">> {}
 
 /**
  * A stateful agent: it holds the transcript, the model and the tools, runs the agent loop over
