@@ -66,8 +66,9 @@ export function apiReports(root = repositoryRoot) {
 	for (const file of files) {
 		if (!existsSync(file)) throw new Error(`api-report: ${relative(root, file)} is missing; run \`pnpm build\` first`);
 	}
-	// `types: []`: the reports read declarations, not Node's; loading @types/node would only cost time.
-	const program = ts.createProgram(files, { noEmit: true, skipLibCheck: true, types: [], module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, target: ts.ScriptTarget.ES2022 });
+	// `noLib`, `types: []`: the reports print declarations as written and resolve only their own
+	// modules; loading the standard library and @types/node would only cost time.
+	const program = ts.createProgram(files, { noEmit: true, skipLibCheck: true, noLib: true, types: [], module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, target: ts.ScriptTarget.ES2022 });
 	const checker = program.getTypeChecker();
 	const printer = ts.createPrinter({ removeComments: true, newLine: ts.NewLineKind.LineFeed });
 	const reports = new Map();
