@@ -21,11 +21,11 @@ describe("recording a compaction (the extension point for the Agent's compaction
 		const summary = entry as { summary: string; tokensBefore: number; timestamp: number };
 		const after = [createCompactionSummaryMessage(summary.summary, summary.tokensBefore, summary.timestamp), ...before.slice(2), user("five")];
 		await recorder.persist(after);
-		expect(session.path().map((e) => e.type)).toEqual(["message", "message", "message", "message", "compaction", "message"]);
+		expect((await session.path()).map((e) => e.type)).toEqual(["message", "message", "message", "message", "compaction", "message"]);
 		await session.close();
 
 		const reopened = await openSession(storage.reopen());
-		expect(texts(reopened.buildContext().messages)).toEqual(["summary:One and two were said.", "three", "four", "five"]);
+		expect(texts((await reopened.buildContext()).messages)).toEqual(["summary:One and two were said.", "three", "four", "five"]);
 		await reopened.close();
 	});
 });
