@@ -2,10 +2,12 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Agent } from "@pi/agent-core";
 import { fauxAssistantMessage, getModel, registerFauxProvider } from "@pi/ai";
+import { createAgentUIStream, type UIMessageInput } from "@pi/ui-stream";
 import { afterEach, describe, expect, it } from "vitest";
 import { expectValidChunks } from "./helpers/ai-schemas.js";
 import { type ChatServer, startChatServer } from "./helpers/chat-server.js";
 import { NodeChat } from "./helpers/node-chat.js";
+import { readAll } from "./helpers/read-all.js";
 
 const SECRET = "sk-test-0123456789abcdefSECRET";
 
@@ -82,6 +84,23 @@ describe("malformed uiMessages", () => {
 		expect(notArray.status).toBe(400);
 		expect(await notArray.text()).toBe("uiMessages: expected an array of UI messages");
 
+		expect(faux.state.callCount).toBe(0);
+		faux.unregister();
+	});
+});
+
+describe("createAgentUIStream with malformed uiMessages", () => {
+	it("ends with an error chunk naming the part, and a finish, before any model call", async () => {
+		const faux = registerFauxProvider();
+		faux.setResponses([fauxAssistantMessage("never sent")]);
+		const agent = new Agent({ initialState: { model: faux.getModel() } });
+		const uiMessages = [{ id: "u1", role: "user", parts: [{ type: "file", mediaType: "application/pdf", url: "data:application/pdf;base64,AAAA" }] }] as UIMessageInput[];
+		const chunks = await readAll(createAgentUIStream({ agent, uiMessages }));
+		expect(chunks).toEqual([
+			{ type: "error", errorText: 'uiMessages[0].parts[0]: a file of type "application/pdf" cannot be sent to the model (images and text files can)' },
+			{ type: "finish", finishReason: "error" },
+		]);
+		await expectValidChunks(chunks);
 		expect(faux.state.callCount).toBe(0);
 		faux.unregister();
 	});
