@@ -1,6 +1,8 @@
-import { mkdtempSync } from "node:fs";
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { Agent } from "@pi/agent-core";
 import { openSessionFile } from "@pi/agent-core/node";
 import { type Context, fauxAssistantMessage, fauxToolCall, registerFauxProvider } from "@pi/ai";
@@ -12,9 +14,26 @@ import { NodeChat } from "./helpers/node-chat.js";
 import { deleteFileTool } from "./helpers/tools.js";
 
 const servers: ChatServer[] = [];
+const children: ChildProcess[] = [];
 afterEach(async () => {
 	await Promise.all(servers.splice(0).map((server) => server.close()));
+	for (const child of children.splice(0)) child.kill();
 });
+
+/** Starts helpers/approver-process.ts in a new Node process; resolves with its chat URL. */
+async function startApproverProcess(sessionPath: string, runLog: string): Promise<string> {
+	const script = fileURLToPath(new URL("./helpers/approver-process.ts", import.meta.url));
+	const child = spawn(process.execPath, ["--import", "tsx", "--conditions=development", script, sessionPath, runLog], { stdio: ["ignore", "pipe", "pipe"] });
+	children.push(child);
+	let stderr = "";
+	child.stderr?.on("data", (chunk: Buffer) => {
+		stderr += chunk.toString();
+	});
+	return new Promise<string>((resolve, reject) => {
+		child.stdout?.on("data", (chunk: Buffer) => resolve(chunk.toString().trim()));
+		child.once("exit", (code) => reject(new Error(`the approver process exited (${code}) before listening: ${stderr}`)));
+	});
+}
 
 async function until(condition: () => boolean): Promise<void> {
 	while (!condition()) await new Promise((resolve) => setTimeout(resolve, 5));
@@ -78,6 +97,33 @@ describe("approvals through useChat's addToolApprovalResponse, with a session", 
 		expect(messages.map((message) => message.role)).toEqual(["user", "assistant", "toolResult", "assistant", "user", "assistant"]);
 		expect(deleted).toEqual(["tmp/a.log"]);
 		await session.close();
+		faux.unregister();
+	});
+
+	it("works across server processes: the run paused in this process is approved and finished by another one", async () => {
+		const deleted: string[] = [];
+		const faux = registerFauxProvider();
+		faux.setResponses([fauxAssistantMessage([fauxToolCall("delete_file", { path: "tmp/a.log" }, { id: "call_del" })])]);
+		const { path, a } = await twoServers([deleteFileTool(deleted)], faux.getModel());
+		const runLog = join(mkdtempSync(join(tmpdir(), "ui-stream-runs-")), "runs.log");
+		const other = await startApproverProcess(path, runLog);
+		let api = a.url;
+		const chat = new NodeChat(() => api, { sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses });
+		await chat.sendMessage({ text: "Clean up tmp/a.log" });
+		expect(chat.messages[1]?.parts[1]).toMatchObject({ state: "approval-requested" });
+
+		api = other;
+		await chat.addToolApprovalResponse({ id: "call_del", approved: true });
+		await until(() => chat.status === "ready" && chat.messages[1]?.parts.at(-1)?.type === "text");
+		expect(chat.messages[1]?.parts.at(-1)).toMatchObject({ type: "text", text: "Deleted tmp/a.log, from another process." });
+		expect(chat.messages[1]?.parts[1]).toMatchObject({ state: "output-available", output: "deleted tmp/a.log" });
+		// The tool ran once, in the other process, and never here.
+		expect(deleted).toEqual([]);
+		const runs = existsSync(runLog) ? readFileSync(runLog, "utf8").trim().split("\n") : [];
+		expect(runs).toHaveLength(1);
+		expect(runs[0]).toMatch(/^\d+ tmp\/a\.log$/);
+		expect(runs[0]?.startsWith(`${process.pid} `)).toBe(false);
+		await expectValidUIMessages(chat.messages);
 		faux.unregister();
 	});
 
