@@ -24,7 +24,7 @@ import { sseByteStream, UI_MESSAGE_STREAM_HEADERS } from "./ui-message-sse.js";
 export async function createAgentUIStreamResponse(options: AgentUIStreamOptions): Promise<Response> {
 	let prepared: Awaited<ReturnType<typeof prepareAgentRun>>;
 	try {
-		prepared = await prepareAgentRun(options.agent, options.uiMessages, () => `msg-${crypto.randomUUID()}`);
+		prepared = await prepareAgentRun(options.agent, options.uiMessages);
 	} catch (error) {
 		if (error instanceof UIMessagesError) return new Response(error.message, { status: 400, headers: { "content-type": "text/plain; charset=utf-8" } });
 		if (error instanceof ToolApprovalError) return new Response(error.message, { status: 409, headers: { "content-type": "text/plain; charset=utf-8" } });

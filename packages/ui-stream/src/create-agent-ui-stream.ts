@@ -49,7 +49,7 @@ export interface AgentUIStreamOptions {
  * ```
  */
 export function createAgentUIStream(options: AgentUIStreamOptions): ReadableStream<UIMessageChunk> {
-	return streamPreparedRun(options, prepareAgentRun(options.agent, options.uiMessages, newMessageId));
+	return streamPreparedRun(options, prepareAgentRun(options.agent, options.uiMessages));
 }
 
 /** The stream of a run being prepared: its chunks as objects. */
@@ -138,8 +138,4 @@ function lastReply(messages: readonly AgentMessage[]): AssistantMessage | undefi
 		if ((message as { role?: unknown }).role === "assistant") return message as AssistantMessage;
 	}
 	return undefined;
-}
-
-function newMessageId(): string {
-	return `msg-${crypto.randomUUID()}`;
 }

@@ -27,7 +27,7 @@ export interface PreparedRun {
  *   last assistant message's approval answers become `agent.approve`/`agent.reject` for the
  *   calls still pending, and the run is `agent.continue()`.
  */
-export async function prepareAgentRun(agent: Agent, uiMessages: readonly UIMessageInput[], newMessageId: () => string): Promise<PreparedRun> {
+export async function prepareAgentRun(agent: Agent, uiMessages: readonly UIMessageInput[], newMessageId: () => string = randomMessageId): Promise<PreparedRun> {
 	const converted = fromUIMessages(uiMessages);
 	const responses = approvalResponses(uiMessages);
 	const last = uiMessages[uiMessages.length - 1];
@@ -97,4 +97,9 @@ async function keyed(agent: Agent, keys: Map<AgentMessage, string>, replyKey: st
 	} finally {
 		agent.idempotencyKey = own;
 	}
+}
+
+/** A new assistant message id, as the stream's `start` announces it. */
+function randomMessageId(): string {
+	return `msg-${crypto.randomUUID()}`;
 }
