@@ -252,7 +252,8 @@ export class AssistantMessageBuilder {
 		this.finished = true;
 		const message = this.message;
 		let errorMessage = details.errorMessage;
-		if (reason === "stop" && this.structured) {
+		// A `stop` with tool calls (some servers say so) is a turn the tools continue, not the answer.
+		if (reason === "stop" && this.structured && !message.content.some((block) => block.type === "toolCall")) {
 			const outcome = this.structured.finish();
 			if (outcome.ok) message.output = outcome.value;
 			else {

@@ -36,7 +36,10 @@ export function strictOutputSchema(schema: Node, label: string): Node {
 }
 
 function strictNode(node: Node, path: string, label: string): Node {
-	for (const keyword of STRICT_UNSUPPORTED) if (keyword in node) refuse(label, `${path}/${keyword}`, `"${keyword}"`);
+	for (const keyword of STRICT_UNSUPPORTED) {
+		if (!(keyword in node)) continue;
+		refuse(label, `${path}/${keyword}`, keyword === "patternProperties" ? 'a map ("patternProperties"; use an array of entries instead)' : `"${keyword}"`);
+	}
 	const out: Node = { ...node };
 	if ("oneOf" in out) {
 		out.anyOf = out.oneOf;
