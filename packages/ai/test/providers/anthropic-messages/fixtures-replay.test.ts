@@ -86,6 +86,9 @@ const EXPECTED: Record<string, Expected> = {
 	"structured-output-forced-tool": { responseId: "msg_01Ud6PNxdHcY7waS2He9Y2Pa", responseModel: undefined, raw: "tool_use", usage: { input: 563, output: 81, cacheRead: 0, cacheWrite: 0 }, blocks: [
 		{ type: "toolCall", id: "toolu_01DHUHxGZFvhMTraUdoHYRET", name: "__mirascope_formatted_output_tool__", arguments: { title: "THE NAME OF THE WIND", author: { first_name: "Patrick", last_name: "Rothfuss" }, rating: 7 } },
 	] },
+	"structured-output-forced-tool-after-tool": { responseId: "msg_01V1FRcbnWuYKvb99NsawVbK", responseModel: undefined, raw: "tool_use", usage: { input: 695, output: 109, cacheRead: 0, cacheWrite: 0 }, blocks: [
+		{ type: "toolCall", id: "toolu_01LmkXmWv6pKQpNXvcHCggLS", name: "__mirascope_formatted_output_tool__", arguments: { title: "Mistborn: The Final Empire", author: "Brandon Sanderson", pages: 544, publication_year: 2006 } },
+	] },
 	"structured-output-tool-use": { responseId: "msg_013tw76xtHTuciSShuTiRWxt", responseModel: "claude-sonnet-4-5-20250929", raw: "tool_use", usage: { input: 854, output: 63, cacheRead: 0, cacheWrite: 0 }, blocks: [
 		{ type: "toolCall", id: "toolu_01XSHJy1dKXBiVXQpn7CMEMJ", name: "get_book_info", arguments: { isbn: "0-7653-1178-X" } },
 	] },
