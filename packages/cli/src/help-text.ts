@@ -29,6 +29,8 @@ Options
       --tools FILE   give the model the tools a module exports; repeatable
       --no-thinking  do not show the model's thinking
       --json         one JSON event per line on standard output, then the result
+      --schema FILE  reply with JSON matching the JSON Schema in FILE; standard output gets
+                     the validated object (the raw reply streams to standard error)
   -q, --quiet        no usage, cost and time line on standard error
   -h, --help         this help
 

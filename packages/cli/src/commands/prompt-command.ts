@@ -11,6 +11,7 @@ import { JsonPrinter } from "../json-printer.js";
 import { parseArguments } from "../parse-arguments.js";
 import { readAllStdin } from "../read-input.js";
 import { ReplyPrinter } from "../reply-printer.js";
+import { readSchemaFile } from "../schema-file.js";
 import { createStyle } from "../terminal/style.js";
 import { builtinTool, loadToolsModule } from "../tools/load-tools.js";
 import { sumUsage, usageLine } from "../usage-summary.js";
@@ -29,6 +30,7 @@ export const PROMPT_OPTIONS = {
 	"no-thinking": { type: "boolean" },
 	json: { type: "boolean" },
 	quiet: { type: "boolean", short: "q" },
+	schema: { type: "string" },
 } as const;
 
 /**
@@ -61,6 +63,7 @@ export async function promptCommand(argv: string[]): Promise<number> {
 	checkConversationFlags(request);
 	const images: ImageContent[] = (values.attach ?? []).map(readImageAttachment);
 	const tools = await collectTools(values.tool ?? [], values.tools ?? []);
+	if (values.schema !== undefined) readSchemaFile(values.schema); // a bad file is a usage error before anything runs
 	const continued = await openContinued(request);
 	try {
 		const chosen = chooseModel({ spec: values.model, baseUrl: values["base-url"], resumedModel: continued?.resumedModel });
@@ -102,10 +105,12 @@ async function runPrompt(
 		session: conversation.session,
 		initialState: { model: chosen.model, systemPrompt, thinkingLevel, tools },
 		getApiKey: () => chosen.apiKey,
+		output: values.schema !== undefined ? readSchemaFile(values.schema) : undefined,
 	});
+	// With --schema, standard output gets the validated object at the end; the raw JSON streams to stderr.
 	const printer = values.json
 		? new JsonPrinter(process.stdout)
-		: new ReplyPrinter({ stdout: process.stdout, stderr: process.stderr, showThinking: !values["no-thinking"], label: chosen.label });
+		: new ReplyPrinter({ stdout: values.schema !== undefined ? process.stderr : process.stdout, stderr: process.stderr, showThinking: !values["no-thinking"], label: chosen.label });
 	agent.subscribe((event) => printer.handle(event));
 
 	// Ctrl-C aborts the request at once; the partial reply ends as an `aborted` message (and is
@@ -142,5 +147,9 @@ async function runPrompt(
 		return EXIT_REPLY_ERROR;
 	}
 	if (reply.stopReason === "length") process.stderr.write(`${err.yellow("pi-ai: the reply was cut off at the model's output limit")}\n`);
+	if (values.schema !== undefined && !values.json) {
+		if (reply.output === undefined) return EXIT_REPLY_ERROR; // cut off: no object to print
+		process.stdout.write(`${JSON.stringify(reply.output, null, 2)}\n`);
+	}
 	return EXIT_OK;
 }
