@@ -3,6 +3,7 @@ import { AssistantMessageEventStream, emptyUsage } from "./event-stream.js";
 import { redactSecrets } from "./utils/redact.js";
 import { StreamingJsonParser } from "./utils/streaming-json.js";
 import { StructuredOutput } from "./structured-output/structured-output.js";
+import { StructuredTextDeltaEvent } from "./structured-output/text-delta-event.js";
 import type {
 	Api,
 	AssistantMessage,
@@ -152,7 +153,7 @@ export class AssistantMessageBuilder {
 		const structured = this.structured;
 		if (structured) {
 			structured.push(delta);
-			this.stream.push({ type: "text_delta", contentIndex: index, delta, partial: this.message, partialOutput: structured.partial });
+			this.stream.push(new StructuredTextDeltaEvent(index, delta, this.message, structured.reader));
 			return;
 		}
 		this.stream.push({ type: "text_delta", contentIndex: index, delta, partial: this.message });

@@ -681,7 +681,11 @@ export type StreamFunction<TApi extends Api = Api, TOptions extends StreamOption
 export type AssistantMessageEvent =
 	| { type: "start"; partial: AssistantMessage }
 	| { type: "text_start"; contentIndex: number; partial: AssistantMessage }
-	/** `partialOutput`: with `options.output`, the reply's JSON parsed so far (a live value that only grows). */
+	/**
+	 * `partialOutput`: with `options.output`, the reply's JSON parsed so far, a live value that only
+	 * grows. It is a getter, parsed when read (each character once), so a consumer that never reads
+	 * it pays for one `JSON.parse` at the end instead; `JSON.stringify` and spread leave it out.
+	 */
 	| { type: "text_delta"; contentIndex: number; delta: string; partial: AssistantMessage; partialOutput?: unknown }
 	| { type: "text_end"; contentIndex: number; content: string; partial: AssistantMessage }
 	| { type: "thinking_start"; contentIndex: number; partial: AssistantMessage }

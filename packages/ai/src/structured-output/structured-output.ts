@@ -10,7 +10,8 @@ import { dropNullOptionals } from "./strict-output-schema.js";
  * first JSON path that does not match and what it expected, or the model's refusal.
  */
 export class StructuredOutput {
-	private readonly reader = new StructuredOutputReader();
+	/** The reader of the reply's text; `text_delta` events read `partialOutput` from it. */
+	readonly reader = new StructuredOutputReader();
 	private readonly jsonSchema: JsonSchemaObject;
 	private refusal = "";
 	private nullOptionals = false;
@@ -22,10 +23,6 @@ export class StructuredOutput {
 
 	push(delta: string): void {
 		this.reader.push(delta);
-	}
-
-	get partial(): unknown {
-		return this.reader.partial;
 	}
 
 	reset(): void {

@@ -50,6 +50,31 @@ describe("StructuredOutputReader", () => {
 		expect(read(['{"a":1} {"a":']).result.ok).toBe(false);
 	});
 
+	it("never read while streaming: the same values and the same messages at the end", () => {
+		const finishOnly = (pieces: string[]) => {
+			const reader = new StructuredOutputReader();
+			for (const piece of pieces) reader.push(piece);
+			return reader.finish();
+		};
+		for (let cut = 0; cut <= TEXT.length; cut += 7) {
+			expect(finishOnly([TEXT.slice(0, cut), TEXT.slice(cut)])).toEqual({ ok: true, value: JSON.parse(TEXT) });
+		}
+		expect(finishOnly(['{"a":1}\n', '{"a":2}'])).toEqual({ ok: true, value: { a: 2 } });
+		expect(finishOnly(['{"a":1,', "}"])).toEqual({ ok: false, error: 'Unexpected "}" at offset 7 in JSON: expected a string key' });
+		expect(finishOnly([])).toEqual({ ok: false, error: "Unexpected end of JSON input at offset 0: expected a value" });
+	});
+
+	it("read now and then: each read parses only what arrived since the last one", () => {
+		const reader = new StructuredOutputReader();
+		reader.push('{"a":"x');
+		expect(reader.partial).toEqual({ a: "x" });
+		reader.push("y");
+		reader.push('z","b":[1,');
+		expect(reader.partial).toEqual({ a: "xyz", b: [1] });
+		reader.push("2]}");
+		expect(reader.finish()).toEqual({ ok: true, value: { a: "xyz", b: [1, 2] } });
+	});
+
 	it("reset forgets what was read (text before a tool call)", () => {
 		const reader = new StructuredOutputReader();
 		reader.push("Let me look that up.");
