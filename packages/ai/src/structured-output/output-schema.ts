@@ -4,7 +4,7 @@
  * plain JSON Schema object; another kind of schema (Standard Schema, issue 37) plugs in here and
  * nowhere else.
  */
-import { formatSchemaErrors } from "../validation/validate-tool-arguments.js";
+import { formatSchemaErrors } from "../validation/format-schema-errors.js";
 import { type CompiledSchema, schemaCompiler } from "../validation/load-schema-compiler.js";
 import type { OutputOptions } from "../types.js";
 
