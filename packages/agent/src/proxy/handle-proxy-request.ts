@@ -47,7 +47,7 @@ export interface ProxyServerOptions {
 const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;
 
 /** The stream options a client may set; anything else in `options` is ignored. */
-const CLIENT_OPTIONS = ["temperature", "maxTokens", "reasoning", "cacheRetention", "sessionId", "metadata", "thinkingBudgets", "maxRetryDelayMs"] as const;
+const CLIENT_OPTIONS = ["temperature", "maxTokens", "reasoning", "cacheRetention", "sessionId", "metadata", "thinkingBudgets", "maxRetryDelayMs", "output"] as const;
 
 /**
  * Answers one proxy request: 405 for anything but POST, 401 when `authorize` refuses, 413 for a
