@@ -605,7 +605,7 @@ export interface StreamOptions {
  * headers, signal, retries, idle timeout) plus how long to wait for the job.
  */
 export interface DeferredFetchOptions
-	extends Pick<StreamOptions, "apiKey" | "headers" | "signal" | "maxRetries" | "maxRetryDelayMs" | "idleTimeoutMs" | "onRetry"> {
+	extends Pick<StreamOptions, "apiKey" | "headers" | "signal" | "maxRetries" | "maxRetryDelayMs" | "idleTimeoutMs" | "onRetry" | "output"> {
 	/**
 	 * How long to wait for the job to end, in milliseconds. When it passes first, the reply ends
 	 * `deferred` again with a fresh handle. `0` makes one status check. Default: no limit for
