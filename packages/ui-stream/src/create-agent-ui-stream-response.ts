@@ -9,8 +9,9 @@ import { sseByteStream, UI_MESSAGE_STREAM_HEADERS } from "./ui-message-sse.js";
  * chunks, with the protocol's headers): return it from a Next.js route handler or any
  * fetch-style handler. The UI messages are checked, and with a session the new ones stored and
  * the approval answers recorded, before the response starts: malformed `uiMessages` get a 400
- * whose text names the first bad part, an answer to a call that is not pending a 409, and no
- * model is called. See {@link createAgentUIStream} for the stream.
+ * whose text names the first bad part, and no model is called. An answer to a call already
+ * decided is skipped (a resend); one that loses a race with another request deciding the same
+ * call gets a 409 with the `ToolApprovalError`'s text. See {@link createAgentUIStream} for the stream.
  *
  * @example
  * ```ts
