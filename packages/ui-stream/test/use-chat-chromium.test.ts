@@ -39,7 +39,7 @@ async function bundlePage(): Promise<string> {
 }
 
 describe("@ai-sdk/react's useChat in Chromium", () => {
-	it("holds one conversation with a tool call and an approval, shown on the page", async () => {
+	it("holds one conversation with a tool call and an approval, shown on the page", { timeout: 90_000 }, async () => {
 		const deleted: string[] = [];
 		const faux = registerFauxProvider();
 		faux.setResponses([
@@ -68,16 +68,16 @@ describe("@ai-sdk/react's useChat in Chromium", () => {
 		await page.getByRole("button", { name: "Send" }).click();
 		const addTool = page.getByRole("region", { name: "tool add" });
 		const deleteTool = page.getByRole("region", { name: "tool delete_file" });
-		await expect.poll(() => addTool.locator("output").textContent()).toBe("output-available");
+		await expect.poll(() => addTool.locator("output").textContent(), { timeout: 20_000 }).toBe("output-available");
 		expect(await addTool.locator("pre").textContent()).toBe("5");
-		await expect.poll(() => deleteTool.locator("output").textContent()).toBe("approval-requested");
+		await expect.poll(() => deleteTool.locator("output").textContent(), { timeout: 20_000 }).toBe("approval-requested");
 		expect(deleted).toEqual([]);
 
 		await deleteTool.getByRole("button", { name: "Approve" }).click();
-		await expect.poll(() => page.getByText("All done: 5, and tmp/a.log is gone.").count()).toBe(1);
+		await expect.poll(() => page.getByText("All done: 5, and tmp/a.log is gone.").count(), { timeout: 20_000 }).toBe(1);
 		expect(await deleteTool.locator("output").textContent()).toBe("output-available");
 		expect(await deleteTool.locator("pre").textContent()).toBe("deleted tmp/a.log");
-		await expect.poll(() => page.getByRole("status", { name: "chat status" }).textContent()).toBe("ready");
+		await expect.poll(() => page.getByRole("status", { name: "chat status" }).textContent(), { timeout: 20_000 }).toBe("ready");
 		expect(deleted).toEqual(["tmp/a.log"]);
 		expect(server.requests.map((request) => request.status)).toEqual([200, 200]);
 		for (const request of server.requests) await expectValidChunks(request.chunks);
