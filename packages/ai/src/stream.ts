@@ -7,9 +7,13 @@ import type {
 	AssistantMessage,
 	Context,
 	Model,
+	OutputEventStream,
 	ProviderStreamOptions,
 	SimpleStreamOptions,
+	Static,
 	StreamOptions,
+	TSchema,
+	TypedOutputOption,
 } from "./types.js";
 
 /**
@@ -22,21 +26,25 @@ import type {
  * const s = stream(getModel("openai", "gpt-4o")!, { messages: [{ role: "user", content: "Hi", timestamp: Date.now() }] });
  * for await (const event of s) if (event.type === "text_delta") process.stdout.write(event.delta);
  * const message = await s.result();
+ *
+ * With `options.output` the reply is structured output (docs/structured-output.md): `text_delta`
+ * events carry `partialOutput`, and `result()` resolves to a message whose `output` is typed
+ * from the schema.
  */
-export function stream<TApi extends Api>(
+export function stream<TApi extends Api, TOutputSchema extends TSchema = TSchema>(
 	model: Model<TApi>,
 	context: Context,
-	options?: ProviderStreamOptions,
-): AssistantMessageEventStream {
-	return dispatch(model, context, options, "stream");
+	options?: ProviderStreamOptions & TypedOutputOption<TOutputSchema>,
+): OutputEventStream<Static<TOutputSchema>> {
+	return dispatch(model, context, options, "stream") as OutputEventStream<Static<TOutputSchema>>;
 }
 
 /** Like {@link stream}, resolving to the final message. Never rejects. */
-export function complete<TApi extends Api>(
+export function complete<TApi extends Api, TOutputSchema extends TSchema = TSchema>(
 	model: Model<TApi>,
 	context: Context,
-	options?: ProviderStreamOptions,
-): Promise<AssistantMessage> {
+	options?: ProviderStreamOptions & TypedOutputOption<TOutputSchema>,
+): Promise<AssistantMessage<Static<TOutputSchema>>> {
 	return drain(stream(model, context, options));
 }
 
@@ -44,20 +52,20 @@ export function complete<TApi extends Api>(
  * Streams one reply with the options common to every provider, plus `reasoning` (a thinking
  * level that each provider maps to its own setting) and `thinkingBudgets`.
  */
-export function streamSimple<TApi extends Api>(
+export function streamSimple<TApi extends Api, TOutputSchema extends TSchema = TSchema>(
 	model: Model<TApi>,
 	context: Context,
-	options?: SimpleStreamOptions,
-): AssistantMessageEventStream {
-	return dispatch(model, context, options, "streamSimple");
+	options?: SimpleStreamOptions & TypedOutputOption<TOutputSchema>,
+): OutputEventStream<Static<TOutputSchema>> {
+	return dispatch(model, context, options, "streamSimple") as OutputEventStream<Static<TOutputSchema>>;
 }
 
 /** Like {@link streamSimple}, resolving to the final message. Never rejects. */
-export function completeSimple<TApi extends Api>(
+export function completeSimple<TApi extends Api, TOutputSchema extends TSchema = TSchema>(
 	model: Model<TApi>,
 	context: Context,
-	options?: SimpleStreamOptions,
-): Promise<AssistantMessage> {
+	options?: SimpleStreamOptions & TypedOutputOption<TOutputSchema>,
+): Promise<AssistantMessage<Static<TOutputSchema>>> {
 	return drain(streamSimple(model, context, options));
 }
 
@@ -110,7 +118,7 @@ function assertContext(context: Context): void {
 	if (context.tools !== undefined && !Array.isArray(context.tools)) throw new TypeError("stream: `context.tools` must be an array when given");
 }
 
-async function drain(events: AssistantMessageEventStream): Promise<AssistantMessage> {
+async function drain<TOutput>(events: OutputEventStream<TOutput>): Promise<AssistantMessage<TOutput>> {
 	// Iterating (rather than only awaiting the result) releases each event as it is read.
 	for await (const _event of events) {
 		// nothing to do per event

@@ -197,7 +197,11 @@ export interface UserMessage {
 	timestamp: number;
 }
 
-export interface AssistantMessage {
+/**
+ * One assistant reply. `TOutput` is the type of `output`: `unknown` unless the call site knows the
+ * output schema (`complete(model, context, { output: { schema } })` gives `Static<typeof schema>`).
+ */
+export interface AssistantMessage<TOutput = unknown> {
 	role: "assistant";
 	content: (TextContent | ThinkingContent | ToolCall)[];
 	/** The wire API that produced this message. */
@@ -219,6 +223,12 @@ export interface AssistantMessage {
 	errorMessage?: string;
 	/** Set when `stopReason` is `deferred`. */
 	deferred?: DeferredHandle;
+	/**
+	 * The reply's JSON, parsed and validated against `options.output.schema`: set only when output
+	 * was requested and the reply ended with `stopReason` `stop`. A reply that does not parse or
+	 * match ends with `error` instead (the raw text stays in `content`); see docs/structured-output.md.
+	 */
+	output?: TOutput;
 	/** Epoch milliseconds. */
 	timestamp: number;
 }
@@ -305,6 +315,13 @@ export interface OpenAICompletionsCompat {
 	 * server has no `xhigh`. Entries given here replace the detected ones.
 	 */
 	reasoningEffortMap?: Partial<Record<ThinkingLevel, string>>;
+	/**
+	 * How `options.output` is requested. `json_schema`: `response_format: { type: "json_schema" }`
+	 * (with `strict: true` and the schema in strict form where `supportsStrictMode`);
+	 * `json_object`: JSON mode, with the schema in the system prompt. Detected `json_object` for
+	 * DeepSeek (JSON mode only), else `json_schema`.
+	 */
+	structuredOutput?: "json_schema" | "json_object";
 	/** Tool-call ids the server accepts: `mistral` needs exactly 9 letters and digits. */
 	toolCallIdFormat?: "default" | "mistral";
 	// --- Fields named and read as in `@mariozechner/pi-ai` ---
@@ -387,6 +404,11 @@ export interface AnthropicMessagesCompat {
 	supportsEagerToolInputStreaming?: boolean;
 	/** Whether the server takes `cache_control.ttl: "1h"` for `cacheRetention: "long"`. Default `true`. */
 	supportsLongCacheRetention?: boolean;
+	/**
+	 * Whether `options.output` goes out as structured outputs (`output_config.format`) rather than
+	 * a forced tool. Detected from the model id (Opus 4.1+, Sonnet 4.5+, Haiku 4.5+, later models).
+	 */
+	supportsStructuredOutputs?: boolean;
 }
 
 /** Differences between servers that speak OpenAI Responses. */
@@ -504,6 +526,36 @@ export interface RetryInfo {
 	reason: string;
 }
 
+/**
+ * Structured output: ask for a reply that is one JSON value matching `schema` (a typebox schema or
+ * any plain JSON Schema typed as `TSchema`). Each API's native mechanism carries the schema; the
+ * reply's text is parsed as it streams (`partialOutput` on `text_delta`) and validated at the end
+ * (`AssistantMessage.output`). `name` (letters, digits, `_` and `-`, at most 64; default `output`)
+ * and `description` are sent where the API takes them. See docs/structured-output.md.
+ *
+ * @example
+ * const Invoice = Type.Object({ vendor: Type.String(), total: Type.Number() });
+ * const reply = await complete(model, context, { output: { schema: Invoice, name: "invoice" } });
+ * reply.output?.total; // number
+ */
+export interface OutputOptions<TOutputSchema extends TSchema = TSchema> {
+	schema: TOutputSchema;
+	name?: string;
+	description?: string;
+}
+
+/**
+ * The event stream of a call whose output schema the call site knows: `result()` resolves to an
+ * `AssistantMessage` whose `output` has the schema's static type. Otherwise it is the plain
+ * `AssistantMessageEventStream`.
+ */
+export type OutputEventStream<TOutput> = { result(): Promise<AssistantMessage<TOutput>> } & AssistantMessageEventStream;
+
+/** The `output` option typed by its schema, so that entry points can infer `Static<typeof schema>`. */
+export interface TypedOutputOption<TOutputSchema extends TSchema> {
+	output?: OutputOptions<TOutputSchema>;
+}
+
 export interface StreamOptions {
 	temperature?: number;
 	maxTokens?: number;
@@ -544,6 +596,8 @@ export interface StreamOptions {
 	 * defer ends with an `error` naming it, never with a normal request. Default: not deferred.
 	 */
 	deferred?: boolean | { window?: string };
+	/** Ask for a reply that matches a JSON Schema (see {@link OutputOptions}). Default: free text. */
+	output?: OutputOptions;
 }
 
 /**
@@ -627,7 +681,12 @@ export type StreamFunction<TApi extends Api = Api, TOptions extends StreamOption
 export type AssistantMessageEvent =
 	| { type: "start"; partial: AssistantMessage }
 	| { type: "text_start"; contentIndex: number; partial: AssistantMessage }
-	| { type: "text_delta"; contentIndex: number; delta: string; partial: AssistantMessage }
+	/**
+	 * `partialOutput`: with `options.output`, the reply's JSON parsed so far, a live value that only
+	 * grows. It is a getter, parsed when read (each character once), so a consumer that never reads
+	 * it pays for one `JSON.parse` at the end instead; `JSON.stringify` and spread leave it out.
+	 */
+	| { type: "text_delta"; contentIndex: number; delta: string; partial: AssistantMessage; partialOutput?: unknown }
 	| { type: "text_end"; contentIndex: number; content: string; partial: AssistantMessage }
 	| { type: "thinking_start"; contentIndex: number; partial: AssistantMessage }
 	| { type: "thinking_delta"; contentIndex: number; delta: string; partial: AssistantMessage }

@@ -1,4 +1,4 @@
-import { type ImageContent, type Message, type Model, type SimpleStreamOptions, streamSimple, type ThinkingBudgets } from "@pi/ai";
+import { type ImageContent, type Message, type Model, type OutputOptions, type SimpleStreamOptions, streamSimple, type ThinkingBudgets } from "@pi/ai";
 import { runAgentLoop, runAgentLoopContinue } from "../loop/agent-loop.js";
 import { emptyAssistantMessage } from "../loop/assistant-messages.js";
 import { defaultConvertToLlm } from "../loop/default-convert-to-llm.js";
@@ -57,6 +57,12 @@ export interface AgentOptions {
 	toolExecution?: ToolExecutionMode;
 	/** Most model calls per run. Default: no limit. */
 	maxTurns?: number;
+	/**
+	 * Structured output for the run's answer (docs/structured-output.md): every model call asks for
+	 * a reply matching `output.schema`; tools still run as usual, and the reply that ends the run
+	 * carries the validated `output` (or ends `error`, naming what does not match).
+	 */
+	output?: OutputOptions;
 	/** Redeems a deferred reply on `continue()`. Default `streamDeferred` from `@pi/ai`. */
 	streamDeferred?: DeferredStreamFn;
 	/**
@@ -130,6 +136,8 @@ export class Agent {
 	toolExecution: ToolExecutionMode;
 	/** Most model calls per run. */
 	maxTurns?: number;
+	/** Structured output asked of every model call; see {@link AgentOptions.output}. */
+	output?: OutputOptions;
 	/** Redeems a deferred reply on `continue()`; `undefined` means `streamDeferred` from `@pi/ai`. */
 	streamDeferred?: DeferredStreamFn;
 	/** Automatic context compaction; `undefined` or `enabled: false` turns it off. */
@@ -162,6 +170,7 @@ export class Agent {
 		this.maxRetryDelayMs = options.maxRetryDelayMs;
 		this.toolExecution = options.toolExecution ?? "parallel";
 		this.maxTurns = options.maxTurns;
+		this.output = options.output;
 		this.streamDeferred = options.streamDeferred;
 		this.compaction = options.compaction;
 	}
@@ -355,6 +364,7 @@ export class Agent {
 			shouldStopAfterTurn: this.shouldStopAfterTurn,
 			toolExecution: this.toolExecution,
 			maxTurns: this.maxTurns,
+			output: this.output,
 			streamDeferred: this.streamDeferred,
 			compaction: this.compaction,
 			// A detached run (after reset) must not take messages meant for the next one.
