@@ -67,10 +67,9 @@ export function buildRequest(
 	if (options?.output) {
 		// The same choice as for tool schemas: full JSON Schema, or the OpenAPI subset for servers
 		// that only know that.
-		const schema = outputJsonSchema(options.output);
 		generationConfig.responseMimeType = "application/json";
-		if (compat.toolSchemaField === "parameters") generationConfig.responseSchema = toOpenApiSchema(schema);
-		else generationConfig.responseJsonSchema = schema;
+		if (compat.toolSchemaField === "parameters") generationConfig.responseSchema = toOpenApiSchema(outputJsonSchema(options.output, "openapi-3.0"));
+		else generationConfig.responseJsonSchema = outputJsonSchema(options.output);
 	}
 	if (Object.keys(generationConfig).length > 0) body.generationConfig = generationConfig;
 
