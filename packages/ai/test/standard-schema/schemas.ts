@@ -9,7 +9,8 @@ import { type } from "arktype";
 import { Type } from "typebox";
 import * as v from "valibot";
 import { z } from "zod";
-import type { Tool, ToolSchema } from "../../src/types.js";
+import type { Tool } from "../../src/types.js";
+import type { ToolSchema } from "../../src/validation/standard-schema.js";
 
 export const LIBRARIES = ["typebox", "zod", "valibot", "arktype"] as const;
 export type Library = (typeof LIBRARIES)[number];
