@@ -34,7 +34,7 @@ import type { AgentTool } from "./types.js";
 // would make TypeScript measure `Static`'s variance (over a million instantiations). `NoInfer` in
 // the return type stops the contextual `AgentTool<any>` of a `tools: [...]` list from inferring
 // `TArguments = any`, which would untype the arguments again.
-export function defineTool<TParameters extends ToolSchema, TDetails = any, TArguments = SchemaOutput<TParameters>>(
+export function defineTool<TParameters extends ToolSchema, TDetails = unknown, TArguments = SchemaOutput<TParameters>>(
 	tool: AgentTool<TParameters, TDetails, TArguments>,
 ): AgentTool<TParameters, TDetails, NoInfer<TArguments>> {
 	if (isStandardSchema(tool.parameters)) resolveSchema(tool.parameters, `parameters schema of tool "${tool.name}"`);

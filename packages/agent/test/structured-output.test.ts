@@ -100,7 +100,8 @@ const CASES: Case[] = [
 		captures: ["thought-summary-function-call-signature", "structured-output"],
 		output: { schema: Book, name: "Book" },
 		expected: { title: "THE NAME OF THE WIND", author: { first_name: "Patrick", last_name: "Rothfuss" }, rating: 7 },
-		schemaIn: (body) => ((body.generationConfig as { responseMimeType?: string }).responseMimeType === "application/json" ? "Book" : undefined),
+		// Gemini 2.x refuses a JSON response type beside function declarations: the schema goes in words.
+		schemaIn: (body) => (JSON.stringify(body.systemInstruction).includes('Reply with a single JSON value \\"Book\\"') ? "Book" : undefined),
 	},
 ];
 

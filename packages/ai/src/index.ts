@@ -28,6 +28,7 @@ export { cancelDeferred, fetchDeferred, streamDeferred } from "./stream-deferred
 export { calculateCost } from "./cost.js";
 export { defineModel, type ModelDefinition } from "./define-model.js";
 export { ApiCallError, IdleTimeoutError } from "./http/api-call-error.js";
+export { DEFAULT_MAX_EVENT_BYTES } from "./http/event-size-limit.js";
 export {
 	DEFAULT_IDLE_TIMEOUT_MS,
 	DEFAULT_MAX_RETRIES,
@@ -38,7 +39,7 @@ export {
 	type ServerSentEvent,
 	transportOptions,
 } from "./http/post-event-stream.js";
-export { StreamingJsonError, StreamingJsonParser, parseStreamingJson } from "./utils/streaming-json.js";
+export { DEFAULT_MAX_JSON_DEPTH, StreamingJsonError, StreamingJsonParser, type StreamingJsonParserOptions, parseStreamingJson } from "./utils/streaming-json.js";
 export {
 	fauxAssistantMessage,
 	type FauxContentBlock,
@@ -68,9 +69,7 @@ export type {
 } from "./validation/standard-schema.js";
 export { preloadToolValidator } from "./validation/load-schema-compiler.js";
 export {
-	fnv1a,
 	IMAGE_OMITTED_TEXT,
-	isSameModel,
 	MISSING_TOOL_RESULT_TEXT,
 	sanitizeToolCallId,
 	type NormalizeToolCallId,

@@ -586,6 +586,11 @@ export interface StreamOptions {
 	maxRetryDelayMs?: number;
 	/** End the stream with an error when no bytes arrive for this long. Default 120 000 ms; 0 disables it. */
 	idleTimeoutMs?: number;
+	/**
+	 * End the stream with an error when one server-sent event (or a line that never ends) passes
+	 * this size, before it fills the memory. Default 64 MiB, far above any real event.
+	 */
+	maxEventBytes?: number;
 	/** Told about each retry before its delay. */
 	onRetry?: (info: RetryInfo) => void;
 	/** Told the status and headers of each HTTP response before its body is read. */
@@ -612,7 +617,7 @@ export interface StreamOptions {
  * headers, signal, retries, idle timeout) plus how long to wait for the job.
  */
 export interface DeferredFetchOptions
-	extends Pick<StreamOptions, "apiKey" | "headers" | "signal" | "maxRetries" | "maxRetryDelayMs" | "idleTimeoutMs" | "onRetry"> {
+	extends Pick<StreamOptions, "apiKey" | "headers" | "signal" | "maxRetries" | "maxRetryDelayMs" | "idleTimeoutMs" | "onRetry" | "output"> {
 	/**
 	 * How long to wait for the job to end, in milliseconds. When it passes first, the reply ends
 	 * `deferred` again with a fresh handle. `0` makes one status check. Default: no limit for

@@ -4,6 +4,7 @@ import type { Api, Model, ProviderResponse, RetryInfo, StreamOptions } from "../
 import { redactSecrets } from "../utils/redact.js";
 import { ApiCallError, IdleTimeoutError } from "./api-call-error.js";
 import { extractErrorMessage } from "./error-body.js";
+import { DEFAULT_MAX_EVENT_BYTES, eventSizeLimit } from "./event-size-limit.js";
 import { httpError, readText, toApiCallError, waitBeforeRetry, withRetryCount } from "./http-failure.js";
 
 /** Defaults shared by every provider; documented in docs/http.md. */
@@ -33,6 +34,8 @@ export interface EventStreamRequest {
 	onResponse?: (response: ProviderResponse) => void | Promise<void>;
 	/** Strings (API keys) scrubbed from every error message. */
 	secrets?: readonly (string | undefined)[];
+	/** Fail (unretried) on an event, or a line, larger than this. Default {@link DEFAULT_MAX_EVENT_BYTES}. */
+	maxEventBytes?: number;
 }
 
 /**
@@ -43,7 +46,7 @@ export interface EventStreamRequest {
 export function transportOptions(
 	options: StreamOptions | undefined,
 	model?: Model<Api>,
-): Pick<EventStreamRequest, "signal" | "maxRetries" | "maxRetryDelayMs" | "idleTimeoutMs" | "onRetry" | "onResponse"> {
+): Pick<EventStreamRequest, "signal" | "maxRetries" | "maxRetryDelayMs" | "idleTimeoutMs" | "onRetry" | "onResponse" | "maxEventBytes"> {
 	const onResponse = options?.onResponse;
 	return {
 		signal: withTimeout(options?.signal, options?.timeoutMs),
@@ -52,6 +55,7 @@ export function transportOptions(
 		idleTimeoutMs: options?.idleTimeoutMs,
 		onRetry: options?.onRetry,
 		onResponse: onResponse && model ? (response) => onResponse(response, model) : undefined,
+		maxEventBytes: options?.maxEventBytes,
 	};
 }
 
@@ -195,7 +199,8 @@ async function* attempt_(request: EventStreamRequest, body: string | undefined):
 		let events: ServerSentEvent[] = [];
 		// The parser's own message objects are handed on as they are: a copy per event would be
 		// garbage on the hottest path (Anthropic and OpenAI send an event per token).
-		const parser = (await parserReady)({ onEvent: (message) => events.push(message) });
+		const limit = eventSizeLimit(request.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES, request.url);
+		const parser = (await parserReady)({ onEvent: (message) => events.push(message), maxBufferSize: limit.maxBufferSize, onError: limit.onError });
 		const decoder = new TextDecoder();
 		let endsWithCarriageReturn = false;
 		// The start of a body that has produced no event yet: a proxy or gateway that answers 200
@@ -222,6 +227,8 @@ async function* attempt_(request: EventStreamRequest, body: string | undefined):
 				events = [];
 				yield batch;
 			}
+			const tooLarge = limit.exceeded();
+			if (tooLarge) throw tooLarge;
 		}
 		// A body whose last line ends in a lone CR (CR-only framing) leaves the parser waiting for a
 		// possible LF; at the end of the body there is none, so the line is complete.
@@ -297,7 +304,7 @@ function eventlessBodyError(response: Response, body: string, url: string, secre
 		// Comments (keep-alives) and a cut-off first event are SSE, not an error body.
 		.filter((line) => !line.startsWith(":") && !/^(data|event|id|retry)(:|$)/.test(line))
 		.join("\n");
-	const providerMessage = extractErrorMessage(content);
+	const providerMessage = extractErrorMessage(content, secrets);
 	if (providerMessage === undefined) return undefined;
 	const message = redactSecrets(`HTTP ${response.status}: the event stream held no events, only this body: ${providerMessage}`, secrets);
 	return new ApiCallError(message, { url, status: response.status, providerMessage: redactSecrets(providerMessage, secrets) });

@@ -63,3 +63,17 @@ export function checkOutput(output: OutputOptions, value: unknown): OutputCheck 
 	}
 	return checked.ok ? checked : { ok: false, problem: checked.problems[0] as string };
 }
+
+/**
+ * The instruction that asks for `output` in words, for APIs that can constrain a reply to JSON but
+ * not to a schema (Chat Completions JSON mode) or not beside tools (Gemini 2.x): the schema as
+ * JSON, and that the reply is that value and nothing else.
+ *
+ * @example
+ * outputInstruction({ schema: Type.Object({ a: Type.String() }), name: "thing" })
+ * // 'Reply with a single JSON value "thing" that matches this JSON Schema, and nothing else:\n{"type":"object",…}'
+ */
+export function outputInstruction(output: OutputOptions): string {
+	const description = output.description ? ` (${output.description})` : "";
+	return `Reply with a single JSON value "${outputName(output)}"${description} that matches this JSON Schema, and nothing else:\n${JSON.stringify(outputJsonSchema(output))}`;
+}

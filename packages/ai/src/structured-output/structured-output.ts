@@ -21,14 +21,17 @@ export class StructuredOutput {
 		this.jsonSchema = outputJsonSchema(output);
 	}
 
+	/** A piece of the reply's text. */
 	push(delta: string): void {
 		this.reader.push(delta);
 	}
 
+	/** Forgets the text so far: it came before a tool call. */
 	reset(): void {
 		this.reader.reset();
 	}
 
+	/** A piece of the model's refusal (OpenAI's `refusal`): the reply then ends with an error quoting it. */
 	refuse(text: string): void {
 		this.refusal += text;
 	}
@@ -38,6 +41,7 @@ export class StructuredOutput {
 		this.nullOptionals = true;
 	}
 
+	/** At a `stop`: the validated value, or the error message naming what failed. */
 	finish(): OutputReadResult {
 		const name = outputName(this.output);
 		if (this.refusal !== "") return { ok: false, error: `The model refused to produce output "${name}": ${this.refusal}` };

@@ -13,8 +13,9 @@ import type { AnthropicRequestBody } from "./wire-types.js";
  *   the schema closed (`additionalProperties: false`); recursive schemas and maps are refused.
  * - Other models: one more tool, named `output.name` (default `output`), whose `input_schema` is
  *   the schema, and a `tool_choice` that makes the model call a tool: `{ type: "tool", name }`
- *   without other tools, `{ type: "any" }` with them (so it may still call those). With thinking
- *   on, the API takes no forced tool choice, so the choice stays the caller's (`auto` by default).
+ *   without other tools, `{ type: "any" }` with them (so it may still call those), unless the
+ *   caller set `toolChoice`. With thinking on, the API takes no forced tool choice, so the choice
+ *   stays the caller's (`auto` by default).
  *   The schema's root must be an object (a tool input is one).
  *
  * @example
@@ -39,6 +40,7 @@ export function applyOutput(body: AnthropicRequestBody, model: Model<Api>, outpu
 	}
 	const description = output.description ?? `Give your final answer as the input of this tool ("${name}"), and only then.`;
 	body.tools = [...tools, { name, description, input_schema: schema }];
-	if (!thinking) body.tool_choice = tools.length > 0 ? { type: "any" } : { type: "tool", name };
+	// The caller's own `toolChoice` wins; thinking refuses a forced one.
+	if (!thinking && body.tool_choice === undefined) body.tool_choice = tools.length > 0 ? { type: "any" } : { type: "tool", name };
 	return name;
 }

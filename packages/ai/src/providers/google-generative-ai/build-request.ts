@@ -1,4 +1,4 @@
-import { outputJsonSchema } from "../../structured-output/output-schema.js";
+import { outputInstruction, outputJsonSchema } from "../../structured-output/output-schema.js";
 import type { Api, Context, Model } from "../../types.js";
 import { convertMessages } from "./convert-messages.js";
 import { convertTools, mapToolChoice } from "./convert-tools.js";
@@ -38,7 +38,9 @@ export function streamUrl(model: Model<Api>): string {
  * is a system prompt, `tools` + `toolConfig.functionCallingConfig.mode` (only with tools),
  * `generationConfig { temperature, maxOutputTokens, thinkingConfig }` with only the fields set,
  * plus `responseMimeType: "application/json"` and `responseJsonSchema` (or `responseSchema` in the
- * OpenAPI subset, with `compat.toolSchemaField: "parameters"`) for `options.output`.
+ * OpenAPI subset, with `compat.toolSchemaField: "parameters"`) for `options.output`; beside
+ * tools on Gemini 2.x (`compat.jsonResponseWithTools` false), the schema goes in the system
+ * instruction instead.
  *
  * @example
  * const { url, headers, body } = buildRequest(model, { systemPrompt: "Be brief.", messages }, { temperature: 0 }, apiKey);
@@ -65,11 +67,19 @@ export function buildRequest(
 	const thinkingConfig = buildThinkingConfig(options?.thinking, compat);
 	if (thinkingConfig) generationConfig.thinkingConfig = thinkingConfig;
 	if (options?.output) {
-		// The same choice as for tool schemas: full JSON Schema, or the OpenAPI subset for servers
-		// that only know that.
-		generationConfig.responseMimeType = "application/json";
-		if (compat.toolSchemaField === "parameters") generationConfig.responseSchema = toOpenApiSchema(outputJsonSchema(options.output, "openapi-3.0"));
-		else generationConfig.responseJsonSchema = outputJsonSchema(options.output);
+		const schema = outputJsonSchema(options.output);
+		if (tools && !compat.jsonResponseWithTools) {
+			// Gemini 2.x refuses a JSON response type beside function declarations: ask in words.
+			const instruction = outputInstruction(options.output);
+			const parts = body.systemInstruction?.parts ?? [];
+			body.systemInstruction = { parts: [...parts, { text: instruction }] };
+		} else {
+			// The same choice as for tool schemas: full JSON Schema, or the OpenAPI subset for servers
+			// that only know that.
+			generationConfig.responseMimeType = "application/json";
+			if (compat.toolSchemaField === "parameters") generationConfig.responseSchema = toOpenApiSchema(outputJsonSchema(options.output, "openapi-3.0"));
+			else generationConfig.responseJsonSchema = schema;
+		}
 	}
 	if (Object.keys(generationConfig).length > 0) body.generationConfig = generationConfig;
 

@@ -1,4 +1,4 @@
-import { outputJsonSchema, outputName } from "../../structured-output/output-schema.js";
+import { outputInstruction, outputJsonSchema, outputName } from "../../structured-output/output-schema.js";
 import { strictOutputSchema } from "../../structured-output/strict-output-schema.js";
 import type { Context, OutputOptions } from "../../types.js";
 import type { ResolvedOpenAICompletionsCompat } from "./detect-compat.js";
@@ -48,7 +48,6 @@ export function responseFormat(output: OutputOptions, compat: ResolvedOpenAIComp
  */
 export function outputContext(context: Context, output: OutputOptions | undefined, compat: ResolvedOpenAICompletionsCompat): Context {
 	if (!output || compat.structuredOutput !== "json_object") return context;
-	const description = output.description ? ` (${output.description})` : "";
-	const instruction = `Reply with a single JSON value "${outputName(output)}"${description} that matches this JSON Schema, and nothing else:\n${JSON.stringify(outputJsonSchema(output))}`;
+	const instruction = outputInstruction(output);
 	return { ...context, systemPrompt: context.systemPrompt ? `${context.systemPrompt}\n\n${instruction}` : instruction };
 }

@@ -99,6 +99,13 @@ describe("request", () => {
 		expect(json.tool_choice).toEqual({ type: "any" });
 	});
 
+	it("forced tool with the caller's own toolChoice: the caller's wins", async () => {
+		server.reset();
+		server.enqueue(sseResponse(loadFixture(API, "structured-output")));
+		await streamAnthropic(model(LEGACY), ask("Hi", { tools: [getBookInfo] }), { apiKey: "sk-ant-api03-test", output: { schema: Book }, toolChoice: "auto" }).result();
+		expect((server.requests[0]?.json as Record<string, unknown>).tool_choice).toEqual({ type: "auto" });
+	});
+
 	it("forced tool with thinking on: no forced tool_choice (the API rejects one while thinking)", async () => {
 		const json = await body(LEGACY, { schema: Book }, { thinking: true });
 		expect(json.tool_choice).toBeUndefined();

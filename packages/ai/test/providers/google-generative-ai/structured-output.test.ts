@@ -62,6 +62,30 @@ describe("request", () => {
 		});
 	});
 
+	it("beside tools on Gemini 2.x (which refuses a JSON response type with function calling): the schema in the system instruction", async () => {
+		server.reset();
+		server.enqueue(sseResponse(loadFixture(API, "structured-output")));
+		const tools = [{ name: "now", description: "The time.", parameters: { type: "object", properties: {} } as never }];
+		const message = await streamGoogle(onServer(server, geminiModel()), { ...HELLO, systemPrompt: "Be brief.", tools }, { apiKey: TEST_KEY, output: { schema: Book, name: "Book" } }).result();
+		const json = server.requests[0]?.json as Record<string, unknown>;
+		expect(json.generationConfig).toBeUndefined();
+		expect(json.systemInstruction).toEqual({
+			parts: [{ text: "Be brief." }, { text: `Reply with a single JSON value "Book" that matches this JSON Schema, and nothing else:\n${JSON.stringify(Book)}` }],
+		});
+		// The reply is parsed and validated all the same.
+		expect(message.output).toEqual(BOOK);
+	});
+
+	it("beside tools on Gemini 3: responseJsonSchema as without tools", async () => {
+		server.reset();
+		server.enqueue(sseResponse(loadFixture(API, "structured-output")));
+		const tools = [{ name: "now", description: "The time.", parameters: { type: "object", properties: {} } as never }];
+		await streamGoogle(onServer(server, geminiModel("gemini-3-flash-preview")), { ...HELLO, tools }, { apiKey: TEST_KEY, output: { schema: Book } }).result();
+		const config = (server.requests[0]?.json as { generationConfig: Record<string, unknown> }).generationConfig;
+		expect(config.responseMimeType).toBe("application/json");
+		expect(config.responseJsonSchema).toEqual(JSON.parse(JSON.stringify(Book)));
+	});
+
 	it("with `compat.toolSchemaField: parameters`: responseSchema in Google's OpenAPI subset instead", async () => {
 		const config = (await body({ schema: Book }, { toolSchemaField: "parameters" })).generationConfig as Record<string, unknown>;
 		expect(config.responseJsonSchema).toBeUndefined();
