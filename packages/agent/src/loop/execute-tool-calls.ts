@@ -1,10 +1,11 @@
 import {
 	type AssistantMessage,
+	isStandardSchema,
+	parseToolArguments,
 	preloadToolValidator,
 	type TextContent,
 	type ToolCall,
 	type ToolResultMessage,
-	validateToolArguments,
 } from "@pi/ai";
 import type { LoopRun } from "./loop-run-state.js";
 import { toolNeedsApproval } from "./needs-approval.js";
@@ -216,8 +217,9 @@ async function resolveArguments(run: LoopRun, state: CallState): Promise<string 
 	state.tool = tool;
 	try {
 		const raw = tool.prepareArguments ? tool.prepareArguments(call.arguments) : call.arguments;
-		await preloadToolValidator();
-		state.args = validateToolArguments(tool, { ...call, arguments: raw as Record<string, unknown> });
+		// typebox's compiler loads once, and only for tools that use it.
+		if (!isStandardSchema(tool.parameters)) await preloadToolValidator();
+		state.args = await parseToolArguments(tool, { ...call, arguments: raw as Record<string, unknown> });
 		return undefined;
 	} catch (error) {
 		// The model gets the validator's `path: problem` lines and can retry; `execute` never runs.
