@@ -75,9 +75,11 @@ it("a --tools module's tool with needsApproval is refused off a terminal even wi
 
 describe("on a terminal", () => {
 	let terminal: Terminal;
+	let terminals = 0;
 	beforeEach(async () => {
 		const bin = installShim(join(cli.home.dir, "bin"));
-		terminal = await Terminal.start(`pi-cli-approve-${process.pid}`, { PATH: `${bin}:/usr/bin:/bin`, HOME: cli.home.dir, XDG_CONFIG_HOME: cli.home.configHome, XDG_DATA_HOME: cli.home.dataHome, LANG: "C.UTF-8" });
+		// A fresh tmux server per test: reusing a name races the previous server's shutdown.
+		terminal = await Terminal.start(`pi-cli-approve-${process.pid}-${++terminals}`, { PATH: `${bin}:/usr/bin:/bin`, HOME: cli.home.dir, XDG_CONFIG_HOME: cli.home.configHome, XDG_DATA_HOME: cli.home.dataHome, LANG: "C.UTF-8" });
 	});
 	afterEach(() => terminal.close());
 
