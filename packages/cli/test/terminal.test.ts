@@ -17,11 +17,13 @@ const DIM = "\x1b[2m";
 
 const cli = useCliTestContext();
 let terminal: Terminal;
+let terminals = 0;
 
 beforeEach(async () => {
 	const home = cli.home;
 	const bin = installShim(join(home.dir, "bin"));
-	terminal = await Terminal.start(`pi-cli-test-${process.pid}`, {
+	// A fresh tmux server name per test: reusing one races the previous server's shutdown.
+	terminal = await Terminal.start(`pi-cli-test-${process.pid}-${++terminals}`, {
 		PATH: `${bin}:/usr/bin:/bin`,
 		HOME: home.dir,
 		XDG_CONFIG_HOME: home.configHome,
