@@ -548,10 +548,11 @@ export interface StreamOptions {
 
 /**
  * Options of `streamDeferred` and `fetchDeferred`: the transport options of a request (key,
- * headers, signal, retries, idle timeout) plus how long to wait for the job.
+ * headers, signal, retries, idle timeout, `timeoutMs` and `onResponse`, applied to each request:
+ * every status check, the results download, each resumed stream) plus how long to wait for the job.
  */
 export interface DeferredFetchOptions
-	extends Pick<StreamOptions, "apiKey" | "headers" | "signal" | "maxRetries" | "maxRetryDelayMs" | "idleTimeoutMs" | "onRetry"> {
+	extends Pick<StreamOptions, "apiKey" | "headers" | "signal" | "maxRetries" | "maxRetryDelayMs" | "idleTimeoutMs" | "timeoutMs" | "onRetry" | "onResponse"> {
 	/**
 	 * How long to wait for the job to end, in milliseconds. When it passes first, the reply ends
 	 * `deferred` again with a fresh handle. `0` makes one status check. Default: no limit for
@@ -570,8 +571,11 @@ export interface DeferredFetchOptions
 	resume?: "stream" | "poll";
 }
 
-/** Options of `cancelDeferred`: the transport options of one request. */
-export type DeferredCancelOptions = Pick<StreamOptions, "apiKey" | "headers" | "signal" | "maxRetries" | "maxRetryDelayMs" | "idleTimeoutMs" | "onRetry">;
+/** Options of `cancelDeferred`: the transport options of its one request (`timeoutMs` bounds it, retries included). */
+export type DeferredCancelOptions = Pick<
+	StreamOptions,
+	"apiKey" | "headers" | "signal" | "maxRetries" | "maxRetryDelayMs" | "idleTimeoutMs" | "timeoutMs" | "onRetry" | "onResponse"
+>;
 
 /**
  * Redeems a deferred reply: streams it as it arrives (a resumed stream) or all at once when the

@@ -4,6 +4,7 @@ import { cancelJob } from "../../deferred/cancel-job.js";
 import { assertDeferredHandle, handleData, makeHandle, parseTime } from "../../deferred/handle.js";
 import { pollJob, waitDeadline } from "../../deferred/poll-job.js";
 import { getEnvApiKey } from "../../env-api-keys.js";
+import { transportOptions } from "../../http/request-options.js";
 import { requestJson, requestText } from "../../http/request-json.js";
 import { createProviderStream } from "../../provider-stream.js";
 import type { Api, Context, DeferredCancelOptions, DeferredFetchOptions, DeferredHandle, Model } from "../../types.js";
@@ -49,7 +50,7 @@ export async function submitBatch(builder: AssistantMessageBuilder, model: Model
 		headers: request.headers,
 		body: { requests: [{ custom_id: customId, params: payload }] },
 		secrets: [options.apiKey],
-		...transport(options),
+		...transportOptions(options, model),
 	});
 	if (typeof batch?.id !== "string" || batch.id === "") throw new Error("The Message Batches API answered without a batch id.");
 	const created = parseTime(batch.created_at) ?? Date.now();
@@ -75,7 +76,7 @@ export function streamDeferredAnthropic(model: Model<"anthropic-messages">, hand
 		const customId = handleData(handle).customId;
 		if (typeof customId !== "string" || customId === "") throw new TypeError("streamDeferred: handle.data.customId must be the batch request's custom_id");
 		const headers = authHeaders(model, { apiKey, headers: options?.headers });
-		const call = { headers, secrets: [apiKey], ...transport(options) };
+		const call = { headers, secrets: [apiKey], ...transportOptions(options, model) };
 		let status = "in_progress";
 		const outcome = await pollJob<MessageBatch>(handle, options, waitDeadline(options, Number.POSITIVE_INFINITY), async () => {
 			const batch = await requestJson<MessageBatch>({ ...call, method: "GET", url: batchesUrl(model, handle.id) });
@@ -106,7 +107,7 @@ export async function cancelDeferredAnthropic(model: Model<"anthropic-messages">
 		method: "POST",
 		headers: authHeaders(model, { apiKey, headers: options?.headers }),
 		secrets: [apiKey],
-		...transport(options),
+		...transportOptions(options, model),
 	});
 }
 
@@ -151,16 +152,6 @@ function finishWithRow(builder: AssistantMessageBuilder, row: BatchResultRow): v
 		default:
 			builder.finish("error", { rawStopReason: result?.type, errorMessage: `The batch result has an unknown type ${JSON.stringify(result?.type ?? null)}.` });
 	}
-}
-
-function transport(options: DeferredFetchOptions | DeferredCancelOptions | AnthropicOptions | undefined) {
-	return {
-		signal: options?.signal,
-		maxRetries: options?.maxRetries,
-		maxRetryDelayMs: options?.maxRetryDelayMs,
-		idleTimeoutMs: options?.idleTimeoutMs,
-		onRetry: options?.onRetry,
-	};
 }
 
 /** 16 random letters and digits: a `custom_id` (`^[a-zA-Z0-9_-]{1,64}$`) that no other request shares. */

@@ -4,6 +4,7 @@ import { cancelJob } from "../../deferred/cancel-job.js";
 import { assertDeferredHandle, handleData, makeHandle } from "../../deferred/handle.js";
 import { pollJob, waitDeadline } from "../../deferred/poll-job.js";
 import { getEnvApiKey } from "../../env-api-keys.js";
+import { transportOptions } from "../../http/request-options.js";
 import { requestJson } from "../../http/request-json.js";
 import { createProviderStream } from "../../provider-stream.js";
 import type { Api, Context, DeferredCancelOptions, DeferredFetchOptions, DeferredHandle, Model } from "../../types.js";
@@ -46,7 +47,7 @@ export async function submitBatch(builder: AssistantMessageBuilder, model: Model
 		headers: request.headers,
 		body: { batch: { displayName: key, inputConfig: { requests: { requests: [{ request: payload, metadata: { key } }] } } } },
 		secrets: [apiKey],
-		...transport(options),
+		...transportOptions(options, model),
 	});
 	if (typeof operation?.name !== "string" || !operation.name.startsWith("batches/")) {
 		throw new Error("The Gemini batch API answered without a batch name (batches/…).");
@@ -66,7 +67,7 @@ export function streamDeferredGoogle(model: Model<"google-generative-ai">, handl
 	return createProviderStream(withBatchPrices(model as Model<Api>), { ...options, apiKey }, async (builder) => {
 		assertDeferredHandle(model, handle, "streamDeferred");
 		if (!apiKey) throw new Error(`No API key for provider "${model.provider}": pass options.apiKey.`);
-		const call = { headers: headersOf(model, apiKey, options?.headers), secrets: [apiKey], ...transport(options) };
+		const call = { headers: headersOf(model, apiKey, options?.headers), secrets: [apiKey], ...transportOptions(options, model) };
 		let state = "BATCH_STATE_PENDING";
 		const outcome = await pollJob<BatchOperation>(handle, options, waitDeadline(options, Number.POSITIVE_INFINITY), async () => {
 			const operation = await requestJson<BatchOperation>({ ...call, method: "GET", url: `${apiRoot(model)}/${handle.id}` });
@@ -88,7 +89,7 @@ export async function cancelDeferredGoogle(model: Model<"google-generative-ai">,
 	assertDeferredHandle(model, handle, "cancelDeferred");
 	const apiKey = options?.apiKey ?? getEnvApiKey(model.provider);
 	if (!apiKey) throw new Error(`No API key for provider "${model.provider}": pass options.apiKey.`);
-	await cancelJob({ url: `${apiRoot(model)}/${handle.id}:cancel`, method: "POST", headers: headersOf(model, apiKey, options?.headers), secrets: [apiKey], ...transport(options) });
+	await cancelJob({ url: `${apiRoot(model)}/${handle.id}:cancel`, method: "POST", headers: headersOf(model, apiKey, options?.headers), secrets: [apiKey], ...transportOptions(options, model) });
 }
 
 /** What each final state means, for the states that are not a success. */
@@ -136,16 +137,6 @@ function apiRoot(model: Model<Api>): string {
 
 function headersOf(model: Model<Api>, apiKey: string, headers: Record<string, string> | undefined): Record<string, string> {
 	return { "x-goog-api-key": apiKey, ...model.headers, ...headers };
-}
-
-function transport(options: DeferredFetchOptions | DeferredCancelOptions | GoogleOptions | undefined) {
-	return {
-		signal: options?.signal,
-		maxRetries: options?.maxRetries,
-		maxRetryDelayMs: options?.maxRetryDelayMs,
-		idleTimeoutMs: options?.idleTimeoutMs,
-		onRetry: options?.onRetry,
-	};
 }
 
 function randomKey(): string {

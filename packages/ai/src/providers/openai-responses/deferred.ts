@@ -6,6 +6,7 @@ import { getEnvApiKey } from "../../env-api-keys.js";
 import { ApiCallError } from "../../http/api-call-error.js";
 import { postEventStreamBatches } from "../../http/post-event-stream.js";
 import { requestJson } from "../../http/request-json.js";
+import { type TransportOptions, transportOptions } from "../../http/request-options.js";
 import { backoffDelay, delay } from "../../http/retry-delay.js";
 import { createProviderStream } from "../../provider-stream.js";
 import type { Api, DeferredCancelOptions, DeferredFetchOptions, DeferredHandle, JsonValue, Model } from "../../types.js";
@@ -33,7 +34,7 @@ export function streamDeferredOpenAIResponses(model: Model<Api>, handle: Deferre
 		assertDeferredHandle(model, handle, "streamDeferred");
 		if (handle.expiresAt !== undefined && Date.now() >= handle.expiresAt) throw new DeferredExpiredError(handle);
 		const deadline = waitDeadline(options, Number.POSITIVE_INFINITY);
-		const call = { headers: requestHeaders(model, apiKey, options?.headers), secrets: [apiKey], ...transport(options) };
+		const call = { headers: requestHeaders(model, apiKey, options?.headers), secrets: [apiKey], ...transportOptions(options, model) };
 		// A stream with no time left is one status check, like `fetchDeferred`.
 		if ((options?.resume ?? "stream") === "stream" && deadline > Date.now()) {
 			await resumeStream(builder, model, handle, options, deadline, call);
@@ -52,28 +53,14 @@ export async function cancelDeferredOpenAIResponses(model: Model<Api>, handle: D
 		method: "POST",
 		headers: requestHeaders(model, apiKey, options?.headers),
 		secrets: [apiKey],
-		...transport(options),
+		...transportOptions(options, model),
 	});
 }
 
-interface Call {
+/** What every request of a redemption shares: the headers, the key to scrub, the transport options. */
+interface Call extends TransportOptions {
 	headers: Record<string, string>;
 	secrets: (string | undefined)[];
-	maxRetries?: number;
-	maxRetryDelayMs?: number;
-	idleTimeoutMs?: number;
-	onRetry?: DeferredFetchOptions["onRetry"];
-	signal?: AbortSignal;
-}
-
-function transport(options: DeferredFetchOptions | DeferredCancelOptions | undefined): Omit<Call, "headers" | "secrets"> {
-	return {
-		signal: options?.signal,
-		maxRetries: options?.maxRetries,
-		maxRetryDelayMs: options?.maxRetryDelayMs,
-		idleTimeoutMs: options?.idleTimeoutMs,
-		onRetry: options?.onRetry,
-	};
 }
 
 const DEADLINE = "maxWaitMs passed";
@@ -118,8 +105,9 @@ async function resumeStream(
 					if (!state.deferNow(DEADLINE)) throw new Error(`${DEADLINE} before the response could be resumed.`);
 					return;
 				}
-				// An HTTP answer (404: no such response, 401, …) is final; a broken connection is not.
-				if (!(error instanceof ApiCallError) || error.status !== undefined) throw error;
+				// An HTTP answer (404: no such response, 401, …) is final, and so is `timeoutMs`; a broken
+				// connection is not.
+				if (!(error instanceof ApiCallError) || error.status !== undefined || !error.isRetryable) throw error;
 				reason = error.message;
 			}
 			if (state.sequenceNumber !== before) idleReconnects = 0;
