@@ -37,9 +37,9 @@ export function streamDeferredOpenAIResponses(model: Model<Api>, handle: Deferre
 		const call = { headers: requestHeaders(model, apiKey, options?.headers), secrets: [apiKey], ...transportOptions(options, model) };
 		// A stream with no time left is one status check, like `fetchDeferred`.
 		if ((options?.resume ?? "stream") === "stream" && deadline > Date.now()) {
-			await resumeStream(builder, model, handle, options, deadline, call);
+			await resumeStream({ builder, model, handle, options, deadline, call });
 		} else {
-			await pollResponse(builder, model, handle, options, deadline, call);
+			await pollResponse({ builder, model, handle, options, deadline, call });
 		}
 	});
 }
@@ -63,16 +63,25 @@ interface Call extends TransportOptions {
 	secrets: (string | undefined)[];
 }
 
+/** One redemption: the reply being built, the job's handle, the caller's options, when to stop waiting. */
+interface Redemption {
+	builder: AssistantMessageBuilder;
+	model: Model<Api>;
+	handle: DeferredHandle;
+	options: DeferredFetchOptions | undefined;
+	/** Epoch milliseconds, or `Infinity`. */
+	deadline: number;
+	call: Call;
+}
+
 const DEADLINE = "maxWaitMs passed";
 
-async function resumeStream(
-	builder: AssistantMessageBuilder,
-	model: Model<Api>,
-	handle: DeferredHandle,
-	options: DeferredFetchOptions | undefined,
-	deadline: number,
-	call: Call,
-): Promise<void> {
+/** Ends the reply `deferred` again once `maxWaitMs` passed; a stream with no cursor to resume from is an error. */
+function deferAtDeadline(state: ResponsesStreamState): void {
+	if (!state.deferNow(DEADLINE)) throw new Error(`${DEADLINE} before the response could be resumed.`);
+}
+
+async function resumeStream({ builder, model, handle, options, deadline, call }: Redemption): Promise<void> {
 	const data = handleData(handle);
 	const cursor = numberOf(data.resumeAfter) ?? numberOf(data.sequenceNumber);
 	const state = new ResponsesStreamState(builder, model, {
@@ -102,7 +111,7 @@ async function resumeStream(
 					return;
 				}
 				if (timeUp.signal.aborted) {
-					if (!state.deferNow(DEADLINE)) throw new Error(`${DEADLINE} before the response could be resumed.`);
+					deferAtDeadline(state);
 					return;
 				}
 				// An HTTP answer (404: no such response, 401, …) is final, and so is `timeoutMs`; a broken
@@ -118,7 +127,7 @@ async function resumeStream(
 			}
 			if (idleReconnects > 0) await delay(backoffDelay(idleReconnects), signal).catch(() => undefined);
 			if (timeUp.signal.aborted && !options?.signal?.aborted) {
-				if (!state.deferNow(DEADLINE)) throw new Error(`${DEADLINE} before the response could be resumed.`);
+				deferAtDeadline(state);
 				return;
 			}
 		}
@@ -127,14 +136,7 @@ async function resumeStream(
 	}
 }
 
-async function pollResponse(
-	builder: AssistantMessageBuilder,
-	model: Model<Api>,
-	handle: DeferredHandle,
-	options: DeferredFetchOptions | undefined,
-	deadline: number,
-	call: Call,
-): Promise<void> {
+async function pollResponse({ builder, model, handle, options, deadline, call }: Redemption): Promise<void> {
 	let status = typeof handleData(handle).status === "string" ? (handleData(handle).status as string) : "in_progress";
 	const outcome = await pollJob<ResponsesResponseObject>(handle, options, deadline, async () => {
 		const response = await requestJson<ResponsesResponseObject>({ ...call, method: "GET", url: responsesUrl(model, handle.id) });
