@@ -98,8 +98,9 @@ describe.each(kinds)("$name", (kind) => {
 	it("ends with a timeout error at timeoutMs when the server accepts and never answers", async () => {
 		kind.before?.();
 		const route = server.route(kind.method, kind.path, { status: 200, body: "", stallBeforeHeaders: true });
-		const outcome = await kind.run({ apiKey: KEY, timeoutMs: 200, maxRetries: 0, idleTimeoutMs: 60_000 });
-		expect(route.requests).toHaveLength(1);
+		const outcome = await kind.run({ apiKey: KEY, timeoutMs: 200, maxRetries: 2, idleTimeoutMs: 60_000 });
+		// The deadline is final: never retried. (On a loaded machine it may pass before the request arrives.)
+		expect(route.requests.length).toBeLessThanOrEqual(1);
 		expect(outcome.stopReason).toBe("error");
 		expect(outcome.errorMessage).toMatch(/timeoutMs/);
 		expect(outcome.errorMessage).not.toMatch(/idle/i);
@@ -108,8 +109,8 @@ describe.each(kinds)("$name", (kind) => {
 	it("ends with a timeout error at timeoutMs when the server stalls in the middle of the body", async () => {
 		kind.before?.();
 		const route = server.route(kind.method, kind.path, stallingBody(kind));
-		const outcome = await kind.run({ apiKey: KEY, timeoutMs: 200, maxRetries: 0, idleTimeoutMs: 60_000 });
-		expect(route.requests).toHaveLength(1);
+		const outcome = await kind.run({ apiKey: KEY, timeoutMs: 200, maxRetries: 2, idleTimeoutMs: 60_000 });
+		expect(route.requests.length).toBeLessThanOrEqual(1);
 		expect(outcome.stopReason).toBe("error");
 		expect(outcome.errorMessage).toMatch(/timeoutMs/);
 	});
