@@ -321,9 +321,12 @@ export interface StreamOptions {
 	 * Send the request as a job that finishes later: a background response (OpenAI Responses), a
 	 * batch of one (Anthropic Message Batches, Gemini batch mode). The stream then emits `start`
 	 * and `done` with reason `deferred`, and the message's `deferred` handle redeems the reply with
-	 * `streamDeferred` or `fetchDeferred`. `window` is the completion window the app accepts
-	 * (`"24h"` is what every batch API offers today; it is recorded, not sent). An API that cannot
-	 * defer ends with an `error` naming it, never with a normal request. Default: not deferred.
+	 * `streamDeferred` or `fetchDeferred`. `window` is the longest completion window the app
+	 * accepts (`"90m"`, `"24h"`, `"2d"`): none of the APIs takes one in its request, so it is
+	 * checked instead. A window shorter than the API's own (24 hours for the batch APIs; a
+	 * Responses background job starts at once) ends with an `error` naming both, before anything
+	 * is sent, as does a window that is not a duration. An API that cannot defer ends with an
+	 * `error` naming it, never with a normal request. Default: not deferred.
 	 */
 	deferred?: boolean | { window?: string };
 }

@@ -2,6 +2,7 @@ import type { AssistantMessageBuilder } from "../assistant-message-builder.js";
 import { requestJson } from "../http/request-json.js";
 import { transportOptions } from "../http/request-options.js";
 import type { Api, DeferredHandle, JsonValue, Model, StreamOptions } from "../types.js";
+import { assertCompletionWindow, BATCH_COMPLETION_WINDOW_MS } from "./completion-window.js";
 import { makeHandle } from "./handle.js";
 
 /** How one API takes a deferred request as a job of one request (a Message Batch, a Gemini batch). */
@@ -24,6 +25,7 @@ export interface DeferredSubmission<TAnswer> {
  * the job. The request gets a fresh random id (`pi-` and 16 letters and digits: a valid Anthropic
  * `custom_id` and Gemini `metadata.key`), so that its row can be found among others. The request
  * goes through the HTTP seam with the caller's transport options; `onPayload` sees the payload.
+ * A `deferred.window` shorter than the batch APIs' 24 hours fails before anything is sent.
  */
 export async function submitDeferred<TAnswer>(
 	builder: AssistantMessageBuilder,
@@ -31,6 +33,7 @@ export async function submitDeferred<TAnswer>(
 	options: StreamOptions,
 	submission: DeferredSubmission<TAnswer>,
 ): Promise<void> {
+	assertCompletionWindow(model.api, options.deferred, BATCH_COMPLETION_WINDOW_MS);
 	const payload = (await options.onPayload?.(submission.payload, model)) ?? submission.payload;
 	const requestId = `pi-${randomId()}`;
 	const answer = await requestJson<TAnswer>({

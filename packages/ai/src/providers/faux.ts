@@ -2,6 +2,7 @@ import { registerApiProvider, unregisterApiProviders } from "../api-registry.js"
 import type { AssistantMessageBuilder } from "../assistant-message-builder.js";
 import { emptyUsage } from "../event-stream.js";
 import { createProviderStream } from "../provider-stream.js";
+import { assertCompletionWindow } from "../deferred/completion-window.js";
 import { assertDeferredHandle, makeHandle } from "../deferred/handle.js";
 import { pollJob, waitDeadline } from "../deferred/poll-job.js";
 import { delay } from "../http/retry-delay.js";
@@ -183,6 +184,8 @@ export function registerFauxProvider(options: RegisterFauxProviderOptions = {}):
 
 	const stream: StreamFunction<string, StreamOptions> = (model, context, streamOptions) =>
 		createProviderStream(model, streamOptions, async (builder) => {
+			// A scripted job finishes when the test says: every well-formed completion window holds.
+			assertCompletionWindow(model.api, streamOptions?.deferred, 0);
 			state.callCount++;
 			const step = queue.shift();
 			if (!step) throw new Error(`Faux provider "${provider}": no response queued for call ${state.callCount}.`);
