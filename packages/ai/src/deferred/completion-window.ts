@@ -1,11 +1,12 @@
 import type { Api, StreamOptions } from "../types.js";
 
 /**
- * How long a batch API takes at most to finish a request, as it documents it: Anthropic ends a
- * Message Batch still processing after 24 hours (its requests then come back `expired`), and
- * 24 hours is Gemini batch mode's target turnaround. Neither API takes a window in its request.
+ * How long an API whose deferred replies are polled (its batch mode) takes at most to finish a
+ * request, as it documents it: Anthropic ends a Message Batch still processing after 24 hours
+ * (its requests then come back `expired`), and 24 hours is Gemini batch mode's target
+ * turnaround. Neither API takes a window in its request.
  */
-export const BATCH_COMPLETION_WINDOW_MS = 24 * 60 * 60 * 1000;
+export const POLLED_REPLY_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 const UNITS: Readonly<Record<string, number>> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
@@ -31,7 +32,7 @@ export function completionWindowMs(deferred: StreamOptions["deferred"]): number 
  * the whole effect of `window`: none of the three APIs takes a window in its request.
  *
  * @example
- * assertCompletionWindow("anthropic-messages", { window: "1h" }, BATCH_COMPLETION_WINDOW_MS); // throws
+ * assertCompletionWindow("anthropic-messages", { window: "1h" }, POLLED_REPLY_WINDOW_MS); // throws
  */
 export function assertCompletionWindow(api: Api, deferred: StreamOptions["deferred"], apiWindowMs: number): void {
 	const accepted = completionWindowMs(deferred);

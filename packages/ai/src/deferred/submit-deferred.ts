@@ -2,7 +2,7 @@ import type { AssistantMessageBuilder } from "../assistant-message-builder.js";
 import { requestJson } from "../http/request-json.js";
 import { transportOptions } from "../http/request-options.js";
 import type { Api, DeferredHandle, JsonValue, Model, StreamOptions } from "../types.js";
-import { assertCompletionWindow, BATCH_COMPLETION_WINDOW_MS } from "./completion-window.js";
+import { assertCompletionWindow, POLLED_REPLY_WINDOW_MS } from "./completion-window.js";
 import { makeHandle } from "./handle.js";
 
 /** How one API takes a deferred request as a job of one request (a Message Batch, a Gemini batch). */
@@ -33,7 +33,7 @@ export async function submitDeferred<TAnswer>(
 	options: StreamOptions,
 	submission: DeferredSubmission<TAnswer>,
 ): Promise<void> {
-	assertCompletionWindow(model.api, options.deferred, BATCH_COMPLETION_WINDOW_MS);
+	assertCompletionWindow(model.api, options.deferred, POLLED_REPLY_WINDOW_MS);
 	const payload = (await options.onPayload?.(submission.payload, model)) ?? submission.payload;
 	const requestId = `pi-${randomId()}`;
 	const answer = await requestJson<TAnswer>({
