@@ -5,8 +5,7 @@ import { transportOptions, type TransportOptions } from "../http/request-options
 import { createProviderStream } from "../provider-stream.js";
 import type { Api, DeferredFetchOptions, DeferredHandle, Model } from "../types.js";
 import { withDeferredPrices } from "./deferred-pricing.js";
-import { assertDeferredHandle } from "./handle.js";
-import { pollJob, waitDeadline } from "./poll-job.js";
+import { assertDeferredHandle, pollJob, waitDeadline } from "./handle.js";
 
 /** What every request of a redemption shares: the headers, the key to scrub, the transport options. */
 export interface PollCall extends TransportOptions {

@@ -2,9 +2,7 @@ import { registerApiProvider, unregisterApiProviders } from "../api-registry.js"
 import type { AssistantMessageBuilder } from "../assistant-message-builder.js";
 import { emptyUsage } from "../event-stream.js";
 import { createProviderStream } from "../provider-stream.js";
-import { assertCompletionWindow } from "../deferred/completion-window.js";
-import { assertDeferredHandle, makeHandle } from "../deferred/handle.js";
-import { pollJob, waitDeadline } from "../deferred/poll-job.js";
+import { assertDeferredHandle, makeHandle, pollJob, waitDeadline } from "../deferred/handle.js";
 import { delay } from "../http/retry-delay.js";
 import { seededRandom } from "../utils/seeded-random.js";
 import type {
@@ -184,13 +182,15 @@ export function registerFauxProvider(options: RegisterFauxProviderOptions = {}):
 
 	const stream: StreamFunction<string, StreamOptions> = (model, context, streamOptions) =>
 		createProviderStream(model, streamOptions, async (builder) => {
+			const deferring = streamOptions?.deferred !== undefined && streamOptions.deferred !== false;
+			// Loaded by the first deferred call, not at import: `import "@pi/ai"` stays a few files.
 			// A scripted job finishes when the test says: every well-formed completion window holds.
-			assertCompletionWindow(model.api, streamOptions?.deferred, 0);
+			if (deferring) (await import("../deferred/completion-window.js")).assertCompletionWindow(model.api, streamOptions?.deferred, 0);
 			state.callCount++;
 			const step = queue.shift();
 			if (!step) throw new Error(`Faux provider "${provider}": no response queued for call ${state.callCount}.`);
 			const reply = typeof step === "function" ? await step(context, streamOptions, state, model) : step;
-			if (streamOptions?.deferred) {
+			if (deferring) {
 				const id = `faux_job_${nextJobId++}`;
 				jobs.set(id, { id, status: "running", checks: 0, reply, context });
 				builder.setResponseId(id);

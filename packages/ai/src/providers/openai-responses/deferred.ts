@@ -1,7 +1,6 @@
 import type { AssistantMessageBuilder } from "../../assistant-message-builder.js";
 import { cancelJob } from "../../deferred/cancel-job.js";
-import { assertDeferredHandle, handleData, makeHandle } from "../../deferred/handle.js";
-import { DeferredExpiredError, pollJob, waitDeadline } from "../../deferred/poll-job.js";
+import { assertDeferredHandle, DeferredExpiredError, handleData, makeHandle, pollJob, waitDeadline } from "../../deferred/handle.js";
 import { getEnvApiKey } from "../../env-api-keys.js";
 import { ApiCallError } from "../../http/api-call-error.js";
 import { postEventStreamBatches } from "../../http/post-event-stream.js";
