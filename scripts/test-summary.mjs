@@ -39,11 +39,17 @@ export function summarise(root = repositoryRoot) {
 		const result = JSON.parse(readFileSync(pkg.report, "utf8"));
 		passed += result.numPassedTests ?? 0;
 		failed += result.numFailedTests ?? 0;
-		// A test file that fails before any test runs (an import error) has no failed test: count it.
-		for (const file of result.testResults ?? []) {
-			if (file.status === "failed" && !file.assertionResults?.some((test) => test.status === "failed")) failed += 1;
-		}
 		skipped += (result.numPendingTests ?? 0) + (result.numTodoTests ?? 0);
+		// A test file that fails before any of its tests runs has no failed test. Failing at import, it
+		// counts as one failure; failing in its set-up (a beforeAll that throws), vitest reports its
+		// tests as skipped: they count as failed, since none of them ran.
+		for (const file of result.testResults ?? []) {
+			const tests = file.assertionResults ?? [];
+			if (file.status !== "failed" || tests.some((test) => test.status === "failed")) continue;
+			const notRun = tests.filter((test) => test.status !== "passed").length;
+			failed += Math.max(1, notRun);
+			skipped -= notRun;
+		}
 	}
 	return { passed, failed, skipped, missing };
 }

@@ -9,8 +9,8 @@ import { packageFolder } from "./helpers/package-folder.js";
 
 /**
  * Every ```ts example in docs/ runs: each block is written to a file in a scratch folder under the
- * system's temp folder, whose `node_modules` links to this package's `@pi/ai` and
- * `@pi/agent-core` (and tsx), and run offline with tsx. The scratch folder is removed after the
+ * system's temp folder, whose `node_modules` links to this package's dependencies (`@pi/ai`,
+ * `@pi/agent-core`, `@pi/otel`, the OpenTelemetry SDK, …) and tsx, and run offline with tsx. The scratch folder is removed after the
  * tests; were the run killed first, what is left is in the temp folder, never in the repository. No provider key is set,
  * so examples that name a real provider end with an error message, not a crash or a hang.
  * A block is a runnable example when it imports from `@pi/…`; blocks without imports are
@@ -23,7 +23,11 @@ const examples = fileURLToPath(new URL("..", import.meta.url));
 const scratch = mkdtempSync(join(tmpdir(), "pi-docs-examples-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 mkdirSync(join(scratch, "node_modules"));
-symlinkSync(realpathSync(join(examples, "node_modules", "@pi")), join(scratch, "node_modules", "@pi"), "dir");
+// Every package this one depends on (the @pi packages, and what pages import beside them, such as
+// the OpenTelemetry SDK), as an app that installed them would have them.
+for (const name of readdirSync(join(examples, "node_modules"))) {
+	if (!name.startsWith(".")) symlinkSync(realpathSync(join(examples, "node_modules", name)), join(scratch, "node_modules", name), "dir");
+}
 symlinkSync(packageFolder("tsx"), join(scratch, "node_modules", "tsx"), "dir");
 
 function blocks(file: string): string[] {

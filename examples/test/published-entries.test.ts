@@ -46,6 +46,10 @@ describe("published entry points", () => {
 		expect(JSON.parse(stdout)).toEqual({ "pi-ai": "./dist/bin.js" });
 	});
 
+	it("@pi/otel exposes traceAgent and traceStreamFn, and loads with @opentelemetry/api alone", async () => {
+		expect(await exportsOf("@pi/otel")).toEqual(["GEN_AI", "GEN_AI_METRICS", "PI", "traceAgent", "traceStreamFn"]);
+	});
+
 	it("a built provider streams through the registry from dist (lazy chunk loading works)", async () => {
 		const script = `
 			const { complete, registerFauxProvider, fauxAssistantMessage } = await import("@pi/ai");

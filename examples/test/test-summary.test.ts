@@ -1,7 +1,8 @@
 /**
  * The closing line of `pnpm test` ("Tests: N passed, N failed"), from scripts/test-summary.mjs,
  * on a temporary workspace: a package whose real vitest run has a failing test and a test file
- * that fails at import, and a package whose tests never reported.
+ * that fails at import, a test file whose set-up (`beforeAll`) fails, and a package whose tests
+ * never reported.
  */
 import { execFile } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -32,6 +33,8 @@ beforeAll(async () => {
 	const failing = writePackage("failing", "failing-package", {
 		"math.test.js": 'test("adds", () => expect(1 + 1).toBe(2));\ntest("subtracts", () => expect(2 - 1).toBe(0));\n',
 		"broken.test.js": 'throw new Error("fails at import");\n',
+		// vitest reports the tests of a file whose beforeAll throws as skipped: they never ran.
+		"setup.test.js": 'beforeAll(() => { throw new Error("no browser"); });\ntest("one", () => {});\ntest("two", () => {});\n',
 	});
 	writePackage("silent", "silent-package", { "never.test.js": 'test("never run", () => {});\n' });
 	// A real vitest run writes the report the summary reads; it fails, as it should.
@@ -43,13 +46,14 @@ beforeAll(async () => {
 }, 120_000);
 
 describe("the closing line of pnpm test", () => {
-	it("counts failed tests, test files that fail at import, and packages that never reported", () => {
+	it("counts failed tests, test files that fail at import or in set-up, and packages that never reported", () => {
 		const summary = summarise(workspace);
-		expect(summary).toEqual({ passed: 1, failed: 2, skipped: 0, missing: ["silent-package"] });
+		// 1 failed test, 1 file failed at import, and the 2 tests whose beforeAll failed: failed, not skipped.
+		expect(summary).toEqual({ passed: 1, failed: 4, skipped: 0, missing: ["silent-package"] });
 		const { lines, exitCode } = closingLines(summary, 1);
 		expect(lines).toEqual([
 			"silent-package: no test report (its build, type-check or test run failed before reporting); counted as 1 failed",
-			"Tests: 1 passed, 3 failed",
+			"Tests: 1 passed, 5 failed",
 		]);
 		expect(exitCode).toBe(1);
 	});

@@ -26,6 +26,7 @@ export { registerBuiltInApiProviders, registerBuiltinApiProviders, resetApiProvi
 export { complete, completeSimple, stream, streamSimple } from "./stream.js";
 export { cancelDeferred, fetchDeferred, streamDeferred } from "./stream-deferred.js";
 export { calculateCost } from "./cost.js";
+export { defineModel, type ModelDefinition } from "./define-model.js";
 export { ApiCallError, IdleTimeoutError } from "./http/api-call-error.js";
 export {
 	DEFAULT_IDLE_TIMEOUT_MS,

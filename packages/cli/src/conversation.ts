@@ -5,11 +5,11 @@
  * interrupted or crashed run keeps everything up to its last finished message, a partial reply
  * cut by Ctrl-C included.
  */
-import type { Session, SessionContext, SessionEntryInput } from "@pi/agent-core";
+import type { Session, SessionContext, SessionEntry, SessionEntryInput } from "@pi/agent-core";
 import { SessionCorruptError, SessionLockedError } from "@pi/agent-core";
 import { openSessionFile } from "@pi/agent-core/node";
 import type { Api, Model } from "@pi/ai";
-import { getModel } from "@pi/ai";
+import type { ResumedModel } from "./choose-model.js";
 import { CliError } from "./cli-error.js";
 import { createSessionFile, lastSessionFile, resolveSessionRef } from "./session-files.js";
 
@@ -35,8 +35,8 @@ export interface Conversation {
 	path: string | undefined;
 	/** What the continued conversation holds (empty for a new one). */
 	context: SessionContext;
-	/** The model the continued conversation last used, when it can be rebuilt. */
-	resumedModel: Model<Api> | undefined;
+	/** The model the continued conversation last used, as recorded (not yet trusted: see chooseModel). */
+	resumed: ResumedModel | undefined;
 }
 
 const EMPTY_CONTEXT: SessionContext = { messages: [], model: undefined, thinkingLevel: undefined, systemPrompt: undefined };
@@ -59,15 +59,15 @@ export async function openContinued(request: ConversationRequest): Promise<Conve
 	if (!target) return undefined;
 	const session = await openFile(target.path);
 	const context = session.buildContext();
-	return { session, id: session.id, path: target.path, context, resumedModel: resumedModel(session, context) };
+	return { session, id: session.id, path: target.path, context, resumed: resumedModel(session, context) };
 }
 
 /** A new conversation in a new session file (or none, with `--no-session`). */
 export async function openNew(request: ConversationRequest): Promise<Conversation> {
-	if (request.noSession) return { session: undefined, id: undefined, path: undefined, context: EMPTY_CONTEXT, resumedModel: undefined };
+	if (request.noSession) return { session: undefined, id: undefined, path: undefined, context: EMPTY_CONTEXT, resumed: undefined };
 	const { path } = createSessionFile();
 	const session = await openFile(path);
-	return { session, id: session.id, path, context: EMPTY_CONTEXT, resumedModel: undefined };
+	return { session, id: session.id, path, context: EMPTY_CONTEXT, resumed: undefined };
 }
 
 async function openFile(path: string): Promise<Session> {
@@ -80,17 +80,23 @@ async function openFile(path: string): Promise<Session> {
 	}
 }
 
-/** The model to resume with: the recorded one when it matches the context's, else the catalog's. */
-function resumedModel(session: Session, context: SessionContext): Model<Api> | undefined {
+/** The conversation's last model (its `model_change`) and the CLI's record of it, if any. */
+function resumedModel(session: Session, context: SessionContext): ResumedModel | undefined {
 	if (!context.model) return undefined;
 	const { provider, modelId } = context.model;
-	const recorded = session
-		.path()
-		.filter((entry) => entry.type === "custom" && entry.customType === MODEL_ENTRY_TYPE)
-		.map((entry) => (entry as { data?: unknown }).data as Model<Api> | undefined)
-		.reverse()
-		.find((model) => model && model.provider === provider && model.id === modelId);
-	return recorded ?? getModel(provider, modelId);
+	return { provider, modelId, recorded: recordedModel(session.path(), provider, modelId) };
+}
+
+/** The last `pi-ai.model` record among `entries` of `provider/modelId` (or of any model, without them). */
+export function recordedModel(entries: readonly SessionEntry[], provider?: string, modelId?: string): Model<Api> | undefined {
+	for (let index = entries.length - 1; index >= 0; index--) {
+		const entry = entries[index];
+		if (entry?.type !== "custom" || entry.customType !== MODEL_ENTRY_TYPE) continue;
+		const data = (entry as { data?: unknown }).data as Partial<Model<Api>> | undefined;
+		if (!data || typeof data !== "object") continue;
+		if (provider === undefined || (data.provider === provider && data.id === modelId)) return data as Model<Api>;
+	}
+	return undefined;
 }
 
 /**
@@ -99,7 +105,7 @@ function resumedModel(session: Session, context: SessionContext): Model<Api> | u
  * `model_change`, `thinking_level_change` and `system_prompt_change` entries, and every message.
  */
 export function modelRecord(conversation: Conversation, model: Model<Api>): SessionEntryInput | undefined {
-	const { context, resumedModel: previous } = conversation;
-	const same = context.model?.provider === model.provider && context.model?.modelId === model.id && previous?.baseUrl === model.baseUrl;
+	const { context, resumed } = conversation;
+	const same = context.model?.provider === model.provider && context.model?.modelId === model.id && resumed?.recorded?.baseUrl === model.baseUrl;
 	return same ? undefined : { type: "custom", customType: MODEL_ENTRY_TYPE, data: model };
 }

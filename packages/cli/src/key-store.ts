@@ -3,6 +3,7 @@
  * then from the keys file that `pi-ai keys set PROVIDER` writes (`<config>/keys.json`, mode 600).
  * A key is never printed, logged or written anywhere else.
  */
+import { statSync } from "node:fs";
 import { join } from "node:path";
 import { getEnvApiKey, getEnvApiKeyNames } from "@pi/ai";
 import { configDir } from "./paths.js";
@@ -25,9 +26,13 @@ export function keyVariableNames(provider: string): readonly string[] {
 	return getEnvApiKeyNames(provider) ?? [];
 }
 
-/** The stored keys, by provider. */
+let warnedAboutMode = false;
+
+/** The stored keys, by provider. Warns once (on stderr) when the keys file is readable by others. */
 export function readStoredKeys(): Record<string, string> {
-	const stored = readJsonObject(keysFilePath());
+	const path = keysFilePath();
+	warnIfShared(path);
+	const stored = readJsonObject(path);
 	const keys: Record<string, string> = {};
 	for (const [provider, value] of Object.entries(stored)) if (typeof value === "string" && value !== "") keys[provider] = value;
 	return keys;
@@ -44,6 +49,20 @@ export function resolveApiKey(provider: string, stored: Record<string, string> =
 	if (fromEnv) return { key: fromEnv, source: "env" };
 	const fromFile = Object.hasOwn(stored, provider) ? stored[provider] : undefined;
 	return fromFile ? { key: fromFile, source: "file" } : { key: undefined, source: undefined };
+}
+
+/** A keys file others can read (made by hand, copied, or restored from a backup) is still read, but not silently. */
+function warnIfShared(path: string): void {
+	if (warnedAboutMode || process.platform === "win32") return;
+	let mode: number;
+	try {
+		mode = statSync(path).mode & 0o777;
+	} catch {
+		return; // no keys file
+	}
+	if ((mode & 0o077) === 0) return;
+	warnedAboutMode = true;
+	process.stderr.write(`pi-ai: warning: ${path} is readable by others (mode ${mode.toString(8)}); run chmod 600 ${path}\n`);
 }
 
 /** Stores `key` for `provider` in the keys file (mode 600). */

@@ -6,7 +6,9 @@
  * A command is recognised only as the first argument: `pi-ai models` lists models, while
  * `pi-ai -m x models` and `pi-ai -- models` send the word "models" as a prompt.
  */
+import { readFileSync } from "node:fs";
 import { CliError, EXIT_OK, EXIT_USAGE } from "./cli-error.js";
+import { editDistance } from "./closest-matches.js";
 import { HELP } from "./help-text.js";
 
 type Command = (argv: string[]) => Promise<number>;
@@ -41,6 +43,7 @@ export async function main(argv: string[]): Promise<number> {
 	const [first = "", ...rest] = argv;
 	try {
 		if (first === "help") return printHelp(rest[0] ?? "");
+		if (first === "--version") return printVersion();
 		const command = Object.hasOwn(COMMANDS, first) ? COMMANDS[first] : undefined;
 		if (command) {
 			if (wantsHelp(rest)) return printHelp(first);
@@ -48,10 +51,42 @@ export async function main(argv: string[]): Promise<number> {
 		}
 		if (wantsHelp(argv)) return printHelp("");
 		const { promptCommand } = await import("./commands/prompt-command.js");
-		return await promptCommand(argv);
+		return await promptCommand(argv, nearCommand(first));
 	} catch (error) {
 		return reportError(error);
 	}
+}
+
+/**
+ * The command `word` is one edit away from (`model`, `sesions`), compared without case; words of
+ * fewer than four letters (`how`, `key`) and a command's name in another case (`Show me …`) are
+ * prompts.
+ */
+export function nearCommand(word: string): string | undefined {
+	const typed = word.toLowerCase();
+	if (typed.length < 4 || typed.startsWith("-")) return undefined;
+	const commands = [...Object.keys(COMMANDS), "help"];
+	if (commands.includes(typed)) return undefined;
+	return commands.find((command) => editDistance(typed, command) === 1);
+}
+
+/** `pi-ai --version`: the package's version. */
+function printVersion(): number {
+	process.stdout.write(`${packageVersion()}\n`);
+	return EXIT_OK;
+}
+
+/** The version in @pi/cli's package.json, found from this module (src/, dist/ or dist/chunks/). */
+function packageVersion(): string {
+	for (const relative of ["../package.json", "../../package.json"]) {
+		try {
+			const manifest = JSON.parse(readFileSync(new URL(relative, import.meta.url), "utf8")) as { name?: string; version?: string };
+			if (manifest.name === "@pi/cli" && manifest.version) return manifest.version;
+		} catch {
+			// not here: try the next folder up
+		}
+	}
+	return "unknown";
 }
 
 function printHelp(topic: string): number {

@@ -3,10 +3,11 @@
  * of `@pi/ai` (or describing a model outside it, for `--base-url` servers).
  */
 import type { Api, Model } from "@pi/ai";
-import { getModel, getModels, getProviders } from "@pi/ai";
+import { defineModel, getModel, getModels, getProviders } from "@pi/ai";
 import type { ThinkingLevel } from "@pi/agent-core";
 import { CliError } from "./cli-error.js";
 import { closestMatches } from "./closest-matches.js";
+import { type AddedModel, readConfig } from "./config.js";
 import { COMPATIBLE_PROVIDER } from "./key-store.js";
 
 /** The levels accepted after the last `:` of a spec. */
@@ -72,24 +73,76 @@ export function findCatalogModel(spec: ModelSpec, hasKey: (provider: string) => 
 	return provider ? getModel(provider, spec.full) : undefined;
 }
 
-/** The error for a spec the catalog lacks: it suggests the closest ids, or the providers. */
-export function unknownModelError(spec: ModelSpec): CliError {
+/**
+ * The error for a spec neither the catalog nor the added models have. Every suggestion is a model
+ * that exists: the closest ids of the provider named, else of the whole catalog; an unknown
+ * provider with no near model lists the providers; a last `:word` that is not a thinking level,
+ * after a model that exists, lists the levels.
+ */
+export function unknownModelError(spec: ModelSpec, added: readonly string[] = Object.keys(readConfig().models)): CliError {
 	const providers = getProviders();
+	const colon = spec.full.lastIndexOf(":");
+	if (colon > 0) {
+		const before = parseModelSpec(spec.full.slice(0, colon));
+		if (findCatalogModel(before, () => false) || added.includes(before.full)) {
+			return new CliError(`"${spec.full.slice(colon + 1)}" in -m ${spec.full} is not a thinking level; levels: ${THINKING_LEVELS.join(", ")}`);
+		}
+	}
 	let suggestions: string[];
 	if (spec.provider && (providers as string[]).includes(spec.provider)) {
 		suggestions = closestMatches(spec.id, getModels(spec.provider).map((model) => model.id)).map((id) => `${spec.provider}/${id}`);
 	} else if (spec.provider && !catalogIds().some((id) => id.toLowerCase().includes(spec.full.toLowerCase()))) {
-		const nearProviders = closestMatches(spec.provider, providers);
-		suggestions = nearProviders.length > 0 ? nearProviders.map((provider) => `${provider}/${spec.id}`) : [];
+		// Only near providers that do have this id: "google/bar" is no help when google has no "bar".
+		suggestions = closestMatches(spec.provider, providers)
+			.map((provider) => `${provider}/${spec.id}`)
+			.filter((candidate) => getModel(candidate.slice(0, candidate.indexOf("/")), spec.id) !== undefined);
 		if (suggestions.length === 0) {
-			return new CliError(`unknown provider "${spec.provider}" in -m ${spec.full}; providers: ${providers.join(", ")} (or pass --base-url for any OpenAI-compatible server)`);
+			return new CliError(`unknown provider "${spec.provider}" in -m ${spec.full}; providers: ${providers.join(", ")} (a model outside the catalog: pi-ai models add ID --base-url URL, or pass --base-url)`);
 		}
 	} else {
 		// Compare with the ids alone: "claude-hiku" is far from "anthropic/claude-haiku-4-5" as a whole.
-		suggestions = closestMatches(spec.full, catalogIds(), 3, (candidate) => candidate.slice(candidate.indexOf("/") + 1));
+		suggestions = closestMatches(spec.full, [...added, ...catalogIds()], 3, (candidate) => (added.includes(candidate) ? candidate : candidate.slice(candidate.indexOf("/") + 1)));
 	}
 	const hint = suggestions.length > 0 ? `; did you mean ${suggestions.join(", ")}?` : "; see pi-ai models";
-	return new CliError(`unknown model ${spec.full}${hint} (a model outside the catalog needs --base-url)`);
+	return new CliError(`unknown model ${spec.full}${hint} (a model outside the catalog: pi-ai models add ID --base-url URL, or pass --base-url)`);
+}
+
+/**
+ * The model the user added as `spec` (`-m ID`, or `-m openai-compatible/ID`), at `baseUrl` when
+ * given (`--base-url` wins over the saved URL).
+ */
+export function findAddedModel(spec: ModelSpec, models: Readonly<Record<string, AddedModel>> = readConfig().models, baseUrl?: string): Model<Api> | undefined {
+	const id = Object.hasOwn(models, spec.full) ? spec.full : spec.provider === COMPATIBLE_PROVIDER && Object.hasOwn(models, spec.id) ? spec.id : undefined;
+	const added = id === undefined ? undefined : models[id];
+	if (!added) return undefined;
+	return compatibleModel(added.id, baseUrl ? checkBaseUrl(baseUrl) : added.baseUrl, spec.thinking, added.api, added.name);
+}
+
+/** A model outside the catalog, as the CLI describes one: provider `openai-compatible`, no prices, text and images. */
+export function compatibleModel(id: string, baseUrl: string, thinking: ThinkingLevel | undefined, api: Api = "openai-completions", name?: string): Model<Api> {
+	return defineModel({
+		id,
+		baseUrl,
+		api,
+		name,
+		provider: COMPATIBLE_PROVIDER,
+		// A local server may or may not think; asking is harmless when it does not.
+		reasoning: thinking !== undefined && thinking !== "off",
+		// Images are the server's to refuse: the CLI does not know what a local model reads.
+		input: ["text", "image"],
+	});
+}
+
+/** `baseUrl` without trailing slashes, or a usage error when it is not an http(s) URL. */
+export function checkBaseUrl(baseUrl: string, flag = "--base-url"): string {
+	let url: URL;
+	try {
+		url = new URL(baseUrl);
+	} catch {
+		throw new CliError(`${flag} ${JSON.stringify(baseUrl)} is not a URL; expected e.g. http://localhost:11434/v1`);
+	}
+	if (url.protocol !== "http:" && url.protocol !== "https:") throw new CliError(`${flag} ${baseUrl}: only http and https URLs are supported`);
+	return baseUrl.replace(/\/+$/, "");
 }
 
 /**
@@ -98,28 +151,8 @@ export function unknownModelError(spec: ModelSpec): CliError {
  * server lists it (`llama3.1:8b`, `meta-llama/Llama-3.1-8B-Instruct`), with no prices.
  */
 export function modelAtBaseUrl(spec: ModelSpec, baseUrl: string, hasKey: (provider: string) => boolean): Model<Api> {
-	let url: URL;
-	try {
-		url = new URL(baseUrl);
-	} catch {
-		throw new CliError(`--base-url ${JSON.stringify(baseUrl)} is not a URL; expected e.g. http://localhost:11434/v1`);
-	}
-	if (url.protocol !== "http:" && url.protocol !== "https:") throw new CliError(`--base-url ${baseUrl}: only http and https URLs are supported`);
-	const root = baseUrl.replace(/\/+$/, "");
+	const root = checkBaseUrl(baseUrl);
 	const known = findCatalogModel(spec, hasKey);
 	if (known) return { ...known, baseUrl: root };
-	const model: Model<"openai-completions"> = {
-		id: spec.full,
-		name: spec.full,
-		api: "openai-completions",
-		provider: COMPATIBLE_PROVIDER,
-		baseUrl: root,
-		// A local server may or may not think; asking is harmless when it does not.
-		reasoning: spec.thinking !== undefined && spec.thinking !== "off",
-		input: ["text", "image"],
-		cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
-		contextWindow: 128_000,
-		maxTokens: 8_192,
-	};
-	return model;
+	return compatibleModel(spec.full, root, spec.thinking);
 }

@@ -5,6 +5,7 @@
  */
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { CliError } from "./cli-error.js";
+import { closestMatches } from "./closest-matches.js";
 
 type Options = NonNullable<ParseArgsConfig["options"]>;
 
@@ -26,15 +27,19 @@ export function parseArguments<T extends Options>(argv: string[], options: T, co
 		const { values, positionals } = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
 		return { values: values as ParsedArguments<T>["values"], positionals };
 	} catch (error) {
-		throw new CliError(`${describeParseError(error as Error & { code?: string })} (see ${command} --help)`);
+		throw new CliError(`${describeParseError(error as Error & { code?: string }, options)} (see ${command} --help)`);
 	}
 }
 
-function describeParseError(error: Error & { code?: string }): string {
+function describeParseError(error: Error & { code?: string }, options: Options): string {
 	const quoted = /'([^']+)'/.exec(error.message)?.[1] ?? "";
 	switch (error.code) {
-		case "ERR_PARSE_ARGS_UNKNOWN_OPTION":
-			return `unknown option ${quoted}`;
+		case "ERR_PARSE_ARGS_UNKNOWN_OPTION": {
+			// "--modle" is one letter from "--model": name it ("-x" alone is too short to guess from).
+			const typed = quoted.replace(/=.*$/, "");
+			const near = typed.startsWith("--") ? closestMatches(typed.slice(2), Object.keys(options), 1) : [];
+			return `unknown option ${quoted}${near[0] ? `; did you mean --${near[0]}?` : ""}`;
+		}
 		case "ERR_PARSE_ARGS_INVALID_OPTION_VALUE": {
 			// "Option '-m, --model <value>' argument missing" or "Option '--json' does not take an argument".
 			const flag = /--[\w-]+/.exec(quoted)?.[0] ?? quoted;

@@ -6,8 +6,13 @@
  * - a spinner until the first token of each model call (TTY only);
  * - thinking, dimmed on a TTY, unless `--no-thinking`;
  * - each tool call with its arguments, and its result.
+ *
+ * On a terminal, control characters from the model (escape sequences that could set the title,
+ * write the clipboard or hide text) are shown escaped (`\x1b`); a pipe or file gets the bytes as
+ * they came.
  */
 import type { AgentEvent } from "@pi/agent-core";
+import { escapeControlCharacters } from "./terminal/escape-control-characters.js";
 import { Spinner } from "./terminal/spinner.js";
 import { createStyle, type OutputStream, type Style } from "./terminal/style.js";
 
@@ -43,9 +48,16 @@ export class ReplyPrinter {
 	private thinkingOpen = false;
 	private wroteText = false;
 
+	/** Model text made safe for each stream: escaped on a terminal, as is elsewhere. */
+	private readonly forStdout: (text: string) => string;
+	private readonly forStderr: (text: string) => string;
+
 	constructor(private readonly options: ReplyPrinterOptions) {
 		this.spinner = new Spinner(options.stderr, options.label);
 		this.errStyle = createStyle(options.stderr, options.env);
+		const identity = (text: string) => text;
+		this.forStdout = options.stdout.isTTY === true ? escapeControlCharacters : identity;
+		this.forStderr = options.stderr.isTTY === true ? escapeControlCharacters : identity;
 	}
 
 	handle(event: AgentEvent): void {
@@ -66,10 +78,10 @@ export class ReplyPrinter {
 			case "tool_execution_start":
 				this.spinner.stop();
 				this.endStdoutLine();
-				this.options.stderr.write(`${this.errStyle.cyan(`→ ${event.toolName}`)} ${this.errStyle.dim(preview(JSON.stringify(event.args ?? {})))}\n`);
+				this.options.stderr.write(`${this.errStyle.cyan(`→ ${this.forStderr(event.toolName)}`)} ${this.errStyle.dim(this.forStderr(preview(JSON.stringify(event.args ?? {}))))}\n`);
 				return;
 			case "tool_execution_end": {
-				const text = resultText(event.result);
+				const text = this.forStderr(resultText(event.result));
 				const line = event.isError ? this.errStyle.red(`  ✗ ${preview(text)}`) : `${this.errStyle.green("  ←")} ${preview(text)}`;
 				this.options.stderr.write(`${line}\n`);
 				return;
@@ -97,14 +109,14 @@ export class ReplyPrinter {
 				if (event.delta === "") return;
 				this.spinner.stop();
 				this.closeThinking();
-				this.options.stdout.write(event.delta);
+				this.options.stdout.write(this.forStdout(event.delta));
 				this.stdoutOpenLine = !event.delta.endsWith("\n");
 				this.wroteText = true;
 				return;
 			case "thinking_delta":
 				if (!this.options.showThinking || event.delta === "") return;
 				this.spinner.stop();
-				this.options.stderr.write(this.errStyle.dim(event.delta));
+				this.options.stderr.write(this.errStyle.dim(this.forStderr(event.delta)));
 				this.thinkingOpen = true;
 				return;
 			case "thinking_end":

@@ -1,41 +1,32 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { loadFixture, type ReplayServer, sseResponse, startReplayServer } from "@pi/ai/testing";
-import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from "vitest";
+import { loadFixture, sseResponse } from "@pi/ai/testing";
+import { expect, it } from "vitest";
 import { detectImageType } from "../src/attachment.js";
-import { runCli, type TempHome, tempHome } from "./helpers/run-cli.js";
+import { runCli } from "./helpers/run-cli.js";
+import { useCliTestContext } from "./helpers/cli-test-context.js";
 
 // A 1×1 PNG.
 const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==", "base64");
 
-let server: ReplayServer;
-let home: TempHome;
-beforeAll(async () => {
-	server = await startReplayServer();
-});
-afterAll(() => server.close());
-beforeEach(() => {
-	server.reset();
-	home = tempHome();
-});
-afterEach(() => home.remove());
+const cli = useCliTestContext();
 
 it("-a FILE sends the image with the prompt, typed by its bytes", async () => {
-	writeFileSync(join(home.dir, "pixel.dat"), PNG); // the name says nothing: the bytes say PNG
-	server.enqueue(sseResponse(loadFixture("anthropic-messages", "text-basic")));
-	const result = await runCli(["-a", "pixel.dat", "-m", "anthropic/claude-haiku-4-5", "--base-url", server.url, "What is this?"], {
-		env: home.env({ ANTHROPIC_API_KEY: "k" }),
-		cwd: home.dir,
+	writeFileSync(join(cli.home.dir, "pixel.dat"), PNG); // the name says nothing: the bytes say PNG
+	cli.server.enqueue(sseResponse(loadFixture("anthropic-messages", "text-basic")));
+	const result = await runCli(["-a", "pixel.dat", "-m", "anthropic/claude-haiku-4-5", "--base-url", cli.server.url, "What is this?"], {
+		env: cli.home.env({ ANTHROPIC_API_KEY: "k" }),
+		cwd: cli.home.dir,
 	});
 	expect(result.code).toBe(0);
-	const body = server.requests[0]?.json as { messages: { role: string; content: { type: string; source?: { media_type: string; data: string } }[] }[] };
+	const body = cli.server.requests[0]?.json as { messages: { role: string; content: { type: string; source?: { media_type: string; data: string } }[] }[] };
 	const image = body.messages[0]?.content.find((block) => block.type === "image");
 	expect(image?.source).toMatchObject({ media_type: "image/png", data: PNG.toString("base64") });
 });
 
 it("refuses an image for a model that reads only text", async () => {
-	writeFileSync(join(home.dir, "pixel.png"), PNG);
-	const result = await runCli(["-a", "pixel.png", "-m", "deepseek/deepseek-chat", "Hi"], { env: home.env({ DEEPSEEK_API_KEY: "k" }), cwd: home.dir });
+	writeFileSync(join(cli.home.dir, "pixel.png"), PNG);
+	const result = await runCli(["-a", "pixel.png", "-m", "deepseek/deepseek-chat", "Hi"], { env: cli.home.env({ DEEPSEEK_API_KEY: "k" }), cwd: cli.home.dir });
 	expect(result.code).toBe(2);
 	expect(result.stderr).toContain("deepseek/deepseek-chat does not accept images");
 });

@@ -29,7 +29,7 @@ describe("chooseModel without -m or a default", () => {
 		process.env.GEMINI_API_KEY = "k";
 		const resumed = chooseModel({ spec: "google/gemini-2.5-flash" }).model;
 		process.env.ANTHROPIC_API_KEY = "k";
-		const chosen = chooseModel({ resumedModel: resumed, baseUrl: "http://127.0.0.1:9/v1beta/" });
+		const chosen = chooseModel({ resumed: { provider: "google", modelId: "gemini-2.5-flash", recorded: resumed }, baseUrl: "http://127.0.0.1:9/v1beta/" });
 		expect(chosen.label).toBe("google/gemini-2.5-flash");
 		expect(chosen.model.baseUrl).toBe("http://127.0.0.1:9/v1beta");
 	});

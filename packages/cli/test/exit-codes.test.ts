@@ -1,21 +1,11 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { jsonResponse, loadFixture, type ReplayServer, sseResponse, startReplayServer } from "@pi/ai/testing";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { runCli, type TempHome, tempHome } from "./helpers/run-cli.js";
+import { jsonResponse, loadFixture, sseResponse } from "@pi/ai/testing";
+import { describe, expect, it } from "vitest";
+import { runCli } from "./helpers/run-cli.js";
+import { useCliTestContext } from "./helpers/cli-test-context.js";
 
-let server: ReplayServer;
-let home: TempHome;
-
-beforeAll(async () => {
-	server = await startReplayServer();
-});
-afterAll(() => server.close());
-beforeEach(() => {
-	server.reset();
-	home = tempHome();
-});
-afterEach(() => home.remove());
+const cli = useCliTestContext();
 
 /** No stack trace reaches the user: no "    at " frames, no file URLs. */
 function expectNoStackTrace(stderr: string): void {
@@ -25,14 +15,14 @@ function expectNoStackTrace(stderr: string): void {
 
 describe("exit code 0", () => {
 	it("for a finished reply", async () => {
-		server.enqueue(sseResponse(loadFixture("openai-completions", "text-basic")));
-		const result = await runCli(["--base-url", `${server.url}/v1`, "-m", "m", "Hi"], { env: home.env() });
+		cli.server.enqueue(sseResponse(loadFixture("openai-completions", "text-basic")));
+		const result = await runCli(["--base-url", `${cli.server.url}/v1`, "-m", "m", "Hi"], { env: cli.home.env() });
 		expect(result.code).toBe(0);
 	});
 
 	it("for a reply cut at the output limit, with a note on stderr", async () => {
-		server.enqueue(sseResponse(loadFixture("openai-completions", "length")));
-		const result = await runCli(["--base-url", `${server.url}/v1`, "-m", "m", "List the states"], { env: home.env() });
+		cli.server.enqueue(sseResponse(loadFixture("openai-completions", "length")));
+		const result = await runCli(["--base-url", `${cli.server.url}/v1`, "-m", "m", "List the states"], { env: cli.home.env() });
 		expect(result.code).toBe(0);
 		expect(result.stderr).toContain("cut off at the model's output limit");
 	});
@@ -40,8 +30,8 @@ describe("exit code 0", () => {
 
 describe("exit code 1: the model's reply is an error", () => {
 	it("shows the provider's message from an HTTP error", async () => {
-		server.enqueue(jsonResponse(401, { error: { message: "Incorrect API key provided: sk-te***ey.", type: "invalid_request_error" } }));
-		const result = await runCli(["-m", "openai/gpt-4o-mini", "--base-url", `${server.url}/v1`, "Hi"], { env: home.env({ OPENAI_API_KEY: "sk-test-key" }) });
+		cli.server.enqueue(jsonResponse(401, { error: { message: "Incorrect API key provided: sk-te***ey.", type: "invalid_request_error" } }));
+		const result = await runCli(["-m", "openai/gpt-4o-mini", "--base-url", `${cli.server.url}/v1`, "Hi"], { env: cli.home.env({ OPENAI_API_KEY: "sk-test-key" }) });
 		expect(result.code).toBe(1);
 		expect(result.stderr).toContain("openai/gpt-4o-mini replied with an error");
 		expect(result.stderr).toContain("Incorrect API key provided");
@@ -50,15 +40,15 @@ describe("exit code 1: the model's reply is an error", () => {
 	});
 
 	it("shows an error that arrives inside the stream, keeping the text before it", async () => {
-		server.enqueue(sseResponse(loadFixture("openai-responses", "error-insufficient-quota")));
-		const result = await runCli(["-m", "openai/gpt-4o-mini", "--base-url", `${server.url}/v1`, "Hi"], { env: home.env({ OPENAI_API_KEY: "test-key" }) });
+		cli.server.enqueue(sseResponse(loadFixture("openai-responses", "error-insufficient-quota")));
+		const result = await runCli(["-m", "openai/gpt-4o-mini", "--base-url", `${cli.server.url}/v1`, "Hi"], { env: cli.home.env({ OPENAI_API_KEY: "test-key" }) });
 		expect(result.code).toBe(1);
 		expect(result.stderr).toMatch(/replied with an error: .*quota/i);
 	});
 
 	it("in --json mode too, with the error message in the result line", async () => {
-		server.enqueue(jsonResponse(400, { error: { message: "Invalid value for 'temperature'.", type: "invalid_request_error" } }));
-		const result = await runCli(["--json", "--base-url", `${server.url}/v1`, "-m", "m", "Hi"], { env: home.env() });
+		cli.server.enqueue(jsonResponse(400, { error: { message: "Invalid value for 'temperature'.", type: "invalid_request_error" } }));
+		const result = await runCli(["--json", "--base-url", `${cli.server.url}/v1`, "-m", "m", "Hi"], { env: cli.home.env() });
 		expect(result.code).toBe(1);
 		const last = JSON.parse(result.stdout.trimEnd().split("\n").at(-1) ?? "{}");
 		expect(last.type).toBe("result");
@@ -83,7 +73,7 @@ describe("exit code 2: usage errors name what is wrong, without a stack trace", 
 	];
 	for (const [what, args, message] of cases) {
 		it(`for ${what}`, async () => {
-			const result = await runCli(args, { env: home.env({ ANTHROPIC_API_KEY: what.includes("missing key") ? "" : "k" }), cwd: home.dir });
+			const result = await runCli(args, { env: cli.home.env({ ANTHROPIC_API_KEY: what.includes("missing key") ? "" : "k" }), cwd: cli.home.dir });
 			expect(result.stderr).toMatch(message);
 			expect(result.code).toBe(2);
 			expect(result.stdout).toBe("");
@@ -92,14 +82,14 @@ describe("exit code 2: usage errors name what is wrong, without a stack trace", 
 	}
 
 	it("for an attachment that is not an image", async () => {
-		writeFileSync(join(home.dir, "notes.txt"), "just text");
-		const result = await runCli(["-a", "notes.txt", "-m", "anthropic/claude-haiku-4-5", "Hi"], { env: home.env({ ANTHROPIC_API_KEY: "k" }), cwd: home.dir });
+		writeFileSync(join(cli.home.dir, "notes.txt"), "just text");
+		const result = await runCli(["-a", "notes.txt", "-m", "anthropic/claude-haiku-4-5", "Hi"], { env: cli.home.env({ ANTHROPIC_API_KEY: "k" }), cwd: cli.home.dir });
 		expect(result.code).toBe(2);
 		expect(result.stderr).toContain("attachment notes.txt is not an image (PNG, JPEG, GIF or WebP)");
 	});
 
 	it("and no request is made", async () => {
-		await runCli(["-m", "anthropic/claude-haiku-4-5", "--base-url", "not a url", "Hi"], { env: home.env({ ANTHROPIC_API_KEY: "k" }) });
-		expect(server.requests).toHaveLength(0);
+		await runCli(["-m", "anthropic/claude-haiku-4-5", "--base-url", "not a url", "Hi"], { env: cli.home.env({ ANTHROPIC_API_KEY: "k" }) });
+		expect(cli.server.requests).toHaveLength(0);
 	});
 });

@@ -1,11 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { runCli, type TempHome, tempHome } from "./helpers/run-cli.js";
+import { describe, expect, it } from "vitest";
+import { useTempHome } from "./helpers/cli-test-context.js";
+import { runCli } from "./helpers/run-cli.js";
 
-let home: TempHome;
-beforeEach(() => {
-	home = tempHome();
-});
-afterEach(() => home.remove());
+const cli = useTempHome();
 
 describe("--help on every command, with examples", () => {
 	const commands: [string[], string][] = [
@@ -22,7 +19,7 @@ describe("--help on every command, with examples", () => {
 	];
 	for (const [args, title] of commands) {
 		it(`pi-ai ${args.join(" ")}`, async () => {
-			const result = await runCli(args, { env: home.env() });
+			const result = await runCli(args, { env: cli.home.env() });
 			expect(result.code).toBe(0);
 			expect(result.stdout.startsWith(title)).toBe(true);
 			expect(result.stdout).toMatch(/\nExamples\n {2}(pi-ai|cat|echo) /);
@@ -31,7 +28,7 @@ describe("--help on every command, with examples", () => {
 	}
 
 	it("a prompt after -- may look like a flag or a command", async () => {
-		const result = await runCli(["--no-session", "-m", "nosuch/x", "--", "--help"], { env: home.env() });
+		const result = await runCli(["--no-session", "-m", "nosuch/x", "--", "--help"], { env: cli.home.env() });
 		expect(result.code).toBe(2);
 		expect(result.stderr).toContain('unknown provider "nosuch"'); // it tried to prompt, not to print help
 	});

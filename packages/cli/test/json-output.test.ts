@@ -1,26 +1,16 @@
-import { loadFixture, type ReplayServer, sseResponse, startReplayServer } from "@pi/ai/testing";
-import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from "vitest";
+import { loadFixture, sseResponse } from "@pi/ai/testing";
+import { expect, it } from "vitest";
 import { expectedReply, textOf } from "./helpers/expected-reply.js";
-import { runCli, type TempHome, tempHome } from "./helpers/run-cli.js";
+import { runCli } from "./helpers/run-cli.js";
+import { useCliTestContext } from "./helpers/cli-test-context.js";
 
-let server: ReplayServer;
-let home: TempHome;
-
-beforeAll(async () => {
-	server = await startReplayServer();
-});
-afterAll(() => server.close());
-beforeEach(() => {
-	server.reset();
-	home = tempHome();
-});
-afterEach(() => home.remove());
+const cli = useCliTestContext();
 
 it("--json prints one event per line, then the result with the final message; stdout holds nothing else", async () => {
 	const body = loadFixture("anthropic-messages", "thinking-signature");
 	const expected = await expectedReply("anthropic", "claude-haiku-4-5", body);
-	server.enqueue(sseResponse(body));
-	const result = await runCli(["--json", "-m", "anthropic/claude-haiku-4-5", "--base-url", server.url, "Hi"], { env: home.env({ ANTHROPIC_API_KEY: "test-key" }) });
+	cli.server.enqueue(sseResponse(body));
+	const result = await runCli(["--json", "-m", "anthropic/claude-haiku-4-5", "--base-url", cli.server.url, "Hi"], { env: cli.home.env({ ANTHROPIC_API_KEY: "test-key" }) });
 	expect(result.code).toBe(0);
 	const lines = result.stdout.trimEnd().split("\n").map((line) => JSON.parse(line) as Record<string, any>);
 	const types = lines.map((line) => line.type);
@@ -43,8 +33,8 @@ it("--json prints one event per line, then the result with the final message; st
 });
 
 it("--quiet drops the usage line", async () => {
-	server.enqueue(sseResponse(loadFixture("openai-completions", "text-basic")));
-	const result = await runCli(["--quiet", "--base-url", `${server.url}/v1`, "-m", "m", "Hi"], { env: home.env() });
+	cli.server.enqueue(sseResponse(loadFixture("openai-completions", "text-basic")));
+	const result = await runCli(["--quiet", "--base-url", `${cli.server.url}/v1`, "-m", "m", "Hi"], { env: cli.home.env() });
 	expect(result.code).toBe(0);
 	expect(result.stdout).toBe("The capital of the UK is London.\n");
 	expect(result.stderr).toBe("");

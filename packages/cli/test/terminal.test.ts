@@ -4,27 +4,22 @@
  */
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { loadFixture, type ReplayServer, sseResponse, startReplayServer } from "@pi/ai/testing";
-import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from "vitest";
+import { loadFixture, sseResponse } from "@pi/ai/testing";
+import { afterEach, beforeEach, expect, it } from "vitest";
 import { expectedReply, textOf, thinkingOf } from "./helpers/expected-reply.js";
-import { type TempHome, tempHome } from "./helpers/run-cli.js";
+import { useCliTestContext } from "./helpers/cli-test-context.js";
 import { messagesOf, sessionFiles } from "./helpers/session-file.js";
 import { installShim, Terminal } from "./helpers/tmux.js";
+import { bytesThroughEvent, chatReply } from "./helpers/chat-stream.js";
 
 const SPINNER_FRAMES = /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/;
 const DIM = "\x1b[2m";
 
-let server: ReplayServer;
-let home: TempHome;
+const cli = useCliTestContext();
 let terminal: Terminal;
 
-beforeAll(async () => {
-	server = await startReplayServer();
-});
-afterAll(() => server.close());
 beforeEach(async () => {
-	server.reset();
-	home = tempHome();
+	const home = cli.home;
 	const bin = installShim(join(home.dir, "bin"));
 	terminal = await Terminal.start(`pi-cli-test-${process.pid}`, {
 		PATH: `${bin}:/usr/bin:/bin`,
@@ -37,7 +32,6 @@ beforeEach(async () => {
 });
 afterEach(async () => {
 	await terminal.close();
-	home.remove();
 });
 
 it("shows a spinner while it waits, then streams dimmed thinking and the answer, and the spinner is gone", async () => {
@@ -48,9 +42,9 @@ it("shows a spinner while it waits, then streams dimmed thinking and the answer,
 	// An SSE comment before the first event keeps the first token back while the bytes trickle
 	// in (comments are valid SSE and carry nothing), then the whole capture streams slowly.
 	const body = Buffer.concat([Buffer.from(`: ${"waiting ".repeat(600)}\n\n`), Buffer.from(capture)]);
-	server.enqueue(sseResponse(body, { chunking: { minChunkBytes: 160, maxChunkBytes: 160, delayMs: 20 } }));
+	cli.server.enqueue(sseResponse(body, { chunking: { minChunkBytes: 160, maxChunkBytes: 160, delayMs: 20 } }));
 
-	await terminal.type(`pi-ai -m anthropic/claude-haiku-4-5:high --base-url ${server.url} "How do I cross the street?"`);
+	await terminal.type(`pi-ai -m anthropic/claude-haiku-4-5:high --base-url ${cli.server.url} "How do I cross the street?"`);
 	await terminal.press("Enter");
 
 	// 1. The spinner, with the model's name, before any token.
@@ -81,40 +75,40 @@ it("shows a spinner while it waits, then streams dimmed thinking and the answer,
 it("NO_COLOR keeps the terminal free of escapes, and --no-thinking hides the thinking", async () => {
 	const capture = loadFixture("anthropic-messages", "thinking-signature");
 	const expected = await expectedReply("anthropic", "claude-haiku-4-5", capture);
-	server.enqueue(sseResponse(capture), sseResponse(capture));
-	await terminal.type(`NO_COLOR=1 pi-ai -m anthropic/claude-haiku-4-5 --base-url ${server.url} "Hi"; echo "exit=$?"`);
+	cli.server.enqueue(sseResponse(capture), sseResponse(capture));
+	await terminal.type(`NO_COLOR=1 pi-ai -m anthropic/claude-haiku-4-5 --base-url ${cli.server.url} "Hi"; echo "exit=$?"`);
 	await terminal.press("Enter");
 	const uncoloured = await terminal.waitFor((screen) => screen.includes("exit=0"), { escapes: true });
 	expect(uncoloured).toContain(thinkingOf(expected).slice(0, 30));
 	expect(uncoloured).not.toContain(DIM);
 
-	await terminal.type(`clear; pi-ai --no-thinking -m anthropic/claude-haiku-4-5 --base-url ${server.url} "Hi"; echo "exit=$?"`);
+	// Its own marker: the first run's "exit=0" may still be on screen before `clear` runs.
+	await terminal.type(`clear; pi-ai --no-thinking -m anthropic/claude-haiku-4-5 --base-url ${cli.server.url} "Hi"; echo "hidden=$?"`);
 	await terminal.press("Enter");
-	const hidden = await terminal.waitFor((screen) => screen.includes("exit=0"));
+	const hidden = await terminal.waitFor((screen) => /hidden=\d/.test(screen));
+	expect(hidden).toContain("hidden=0");
 	expect(hidden).toContain(textOf(expected).split("\n")[0]);
 	expect(hidden).not.toContain(thinkingOf(expected).slice(0, 30));
 });
 
 it("Ctrl-C stops a streaming reply at once: the partial text stays on screen and in the session, exit 130", async () => {
 	const capture = loadFixture("openai-completions", "length");
-	const text = Buffer.from(capture).toString("utf8");
-	const cut = Buffer.byteLength(text.slice(0, text.indexOf("\n\n", text.indexOf("Alaska")) + 2));
-	server.enqueue(sseResponse(capture, { stallAfterBytes: cut }));
-	await terminal.type(`pi-ai --base-url ${server.url}/v1 -m local "List the states"; echo "exit=$?"`);
+	cli.server.enqueue(sseResponse(capture, { stallAfterBytes: bytesThroughEvent(capture, "Alaska") }));
+	await terminal.type(`pi-ai --base-url ${cli.server.url}/v1 -m local "List the states"; echo "exit=$?"`);
 	await terminal.press("Enter");
 	await terminal.waitFor((screen) => screen.includes("2. Alaska"));
 	await terminal.press("C-c");
 	const after = await terminal.waitFor((screen) => /exit=\d+/.test(screen));
 	expect(after).toContain("exit=130");
 	expect(after).toContain("pi-ai: interrupted");
-	const messages = messagesOf(sessionFiles(home.dataHome)[0] as string);
+	const messages = messagesOf(sessionFiles(cli.home.dataHome)[0] as string);
 	expect(messages[1]).toMatchObject({ role: "assistant", stopReason: "aborted" });
 	expect(messages[1]?.content[0].text).toContain("2. Alaska");
 });
 
 it("Ctrl-C while the spinner waits for the first token ends it too", async () => {
-	server.enqueue({ stallBeforeHeaders: true });
-	await terminal.type(`pi-ai --base-url ${server.url}/v1 -m local "Hello?"; echo "exit=$?"`);
+	cli.server.enqueue({ stallBeforeHeaders: true });
+	await terminal.type(`pi-ai --base-url ${cli.server.url}/v1 -m local "Hello?"; echo "exit=$?"`);
 	await terminal.press("Enter");
 	await terminal.waitFor((screen) => SPINNER_FRAMES.test(screen));
 	await terminal.press("C-c");
@@ -134,7 +128,19 @@ it("keys set reads the key without echoing it and stores it with mode 600", asyn
 	const after = await terminal.waitFor((screen) => /exit=\d+/.test(screen)); // a digit: the typed command line itself holds "exit=$?"
 	expect(after).toContain("exit=0");
 	expect(after).not.toContain("sk-typed-secret-42");
-	const keys = join(home.configHome, "pi-ai", "keys.json");
+	const keys = join(cli.home.configHome, "pi-ai", "keys.json");
 	expect(JSON.parse(readFileSync(keys, "utf8"))).toEqual({ openai: "sk-typed-secret-42" });
 	expect(statSync(keys).mode & 0o777).toBe(0o600);
+});
+
+it("a reply's escape sequences are shown, not obeyed: the window title stays, the text is visible", async () => {
+	const before = await terminal.title();
+	cli.server.enqueue(sseResponse(chatReply("Sure.\u001b]2;pwned\u0007 \u001b[8mhidden\u001b[0m done")));
+	await terminal.type(`pi-ai --base-url ${cli.server.url}/v1 -m local "Hi"; echo "exit=$?"`);
+	await terminal.press("Enter");
+	const screen = await terminal.waitFor((text) => /exit=\d+/.test(text));
+	expect(screen).toContain("exit=0");
+	expect(screen).toContain("Sure.\\x1b]2;pwned\\x07 \\x1b[8mhidden\\x1b[0m done");
+	expect(await terminal.title()).toBe(before);
+	expect(await terminal.title()).not.toBe("pwned");
 });

@@ -1,48 +1,37 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { loadFixture, type ReplayServer, sseResponse, startReplayServer } from "@pi/ai/testing";
-import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from "vitest";
-import { runCli, type TempHome, tempHome } from "./helpers/run-cli.js";
+import { loadFixture, sseResponse } from "@pi/ai/testing";
+import { expect, it } from "vitest";
+import { runCli } from "./helpers/run-cli.js";
+import { useCliTestContext } from "./helpers/cli-test-context.js";
+import { chatChunk, DONE } from "./helpers/chat-stream.js";
 
-let server: ReplayServer;
-let home: TempHome;
-
-beforeAll(async () => {
-	server = await startReplayServer();
-});
-afterAll(() => server.close());
-beforeEach(() => {
-	server.reset();
-	home = tempHome();
-});
-afterEach(() => home.remove());
+const cli = useCliTestContext();
 
 /** A Chat Completions stream asking for one tool call (written by hand: no capture calls the calculator). */
 function toolCallStream(name: string, args: object): string {
-	const chunk = (delta: object, finish: string | null = null) =>
-		`data: ${JSON.stringify({ id: "c1", object: "chat.completion.chunk", model: "m", choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
 	const text = JSON.stringify(args);
 	return [
-		chunk({ role: "assistant", content: null, tool_calls: [{ index: 0, id: "call_1", type: "function", function: { name, arguments: "" } }] }),
-		chunk({ tool_calls: [{ index: 0, function: { arguments: text.slice(0, 5) } }] }),
-		chunk({ tool_calls: [{ index: 0, function: { arguments: text.slice(5) } }] }),
-		chunk({}, "tool_calls"),
-		"data: [DONE]\n\n",
+		chatChunk({ role: "assistant", content: null, tool_calls: [{ index: 0, id: "call_1", type: "function", function: { name, arguments: "" } }] }),
+		chatChunk({ tool_calls: [{ index: 0, function: { arguments: text.slice(0, 5) } }] }),
+		chatChunk({ tool_calls: [{ index: 0, function: { arguments: text.slice(5) } }] }),
+		chatChunk({}, "tool_calls"),
+		DONE,
 	].join("");
 }
 
 /** The tool-result messages a request sent back to the model. */
 function toolResults(index: number): { role: string; content: unknown; tool_call_id?: string }[] {
-	const body = server.requests[index]?.json as { messages: { role: string; content: unknown; tool_call_id?: string }[] };
+	const body = cli.server.requests[index]?.json as { messages: { role: string; content: unknown; tool_call_id?: string }[] };
 	return body.messages.filter((message) => message.role === "tool");
 }
 
 it("--tool calculator runs the agent loop: the call and its result are shown, the result goes back to the model", async () => {
-	server.enqueue(sseResponse(toolCallStream("calculator", { a: 1234, b: 5678, op: "*" })), sseResponse(loadFixture("openai-completions", "text-basic")));
-	const result = await runCli(["--tool", "calculator", "--base-url", `${server.url}/v1`, "-m", "m", "What is 1234 * 5678?"], { env: home.env() });
+	cli.server.enqueue(sseResponse(toolCallStream("calculator", { a: 1234, b: 5678, op: "*" })), sseResponse(loadFixture("openai-completions", "text-basic")));
+	const result = await runCli(["--tool", "calculator", "--base-url", `${cli.server.url}/v1`, "-m", "m", "What is 1234 * 5678?"], { env: cli.home.env() });
 	expect(result.code).toBe(0);
-	expect(server.requests).toHaveLength(2);
-	const tools = (server.requests[0]?.json as { tools: { function: { name: string } }[] }).tools;
+	expect(cli.server.requests).toHaveLength(2);
+	const tools = (cli.server.requests[0]?.json as { tools: { function: { name: string } }[] }).tools;
 	expect(tools.map((tool) => tool.function.name)).toEqual(["calculator"]);
 	expect(toolResults(1)).toEqual([expect.objectContaining({ tool_call_id: "call_1", content: "7006652" })]);
 	// Shown on stderr as it happens, in order: the call with its arguments, then its result.
@@ -56,7 +45,7 @@ it("--tool calculator runs the agent loop: the call and its result are shown, th
 });
 
 it("--tools FILE loads the user's own tools and runs them on a recorded tool call", async () => {
-	const module = join(home.dir, "my-tools.mjs");
+	const module = join(cli.home.dir, "my-tools.mjs");
 	writeFileSync(
 		module,
 		`export default [{
@@ -68,8 +57,8 @@ it("--tools FILE loads the user's own tools and runs them on a recorded tool cal
 			},
 		}];\n`,
 	);
-	server.enqueue(sseResponse(loadFixture("openai-completions", "tool-call-single")), sseResponse(loadFixture("openai-completions", "text-basic")));
-	const result = await runCli(["--tools", "./my-tools.mjs", "--base-url", `${server.url}/v1`, "-m", "m", "Capital of the UK?"], { env: home.env(), cwd: home.dir });
+	cli.server.enqueue(sseResponse(loadFixture("openai-completions", "tool-call-single")), sseResponse(loadFixture("openai-completions", "text-basic")));
+	const result = await runCli(["--tools", "./my-tools.mjs", "--base-url", `${cli.server.url}/v1`, "-m", "m", "Capital of the UK?"], { env: cli.home.env(), cwd: cli.home.dir });
 	expect(result.code).toBe(0);
 	expect(toolResults(1)).toEqual([expect.objectContaining({ content: "London" })]);
 	expect(result.stderr).toContain('→ get_capital {"country":"UK"}');
@@ -77,16 +66,16 @@ it("--tools FILE loads the user's own tools and runs them on a recorded tool cal
 });
 
 it("a failing tool shows its error and the model gets it as an error result", async () => {
-	server.enqueue(sseResponse(toolCallStream("calculator", { a: 1, b: 0, op: "/" })), sseResponse(loadFixture("openai-completions", "text-basic")));
-	const result = await runCli(["--tool", "calculator", "--base-url", `${server.url}/v1`, "-m", "m", "1/0?"], { env: home.env() });
+	cli.server.enqueue(sseResponse(toolCallStream("calculator", { a: 1, b: 0, op: "/" })), sseResponse(loadFixture("openai-completions", "text-basic")));
+	const result = await runCli(["--tool", "calculator", "--base-url", `${cli.server.url}/v1`, "-m", "m", "1/0?"], { env: cli.home.env() });
 	expect(result.code).toBe(0);
 	expect(result.stderr).toContain("✗ division by zero");
 	expect(JSON.stringify(toolResults(1))).toContain("division by zero");
 });
 
 it("--json prints the tool executions and the tool-result message", async () => {
-	server.enqueue(sseResponse(toolCallStream("calculator", { a: 3, b: 4 })), sseResponse(loadFixture("openai-completions", "text-basic")));
-	const result = await runCli(["--json", "--tool", "calculator", "--base-url", `${server.url}/v1`, "-m", "m", "3+4"], { env: home.env() });
+	cli.server.enqueue(sseResponse(toolCallStream("calculator", { a: 3, b: 4 })), sseResponse(loadFixture("openai-completions", "text-basic")));
+	const result = await runCli(["--json", "--tool", "calculator", "--base-url", `${cli.server.url}/v1`, "-m", "m", "3+4"], { env: cli.home.env() });
 	expect(result.code).toBe(0);
 	const lines = result.stdout.trimEnd().split("\n").map((line) => JSON.parse(line));
 	const start = lines.findIndex((line) => line.type === "tool_execution_start");
@@ -99,13 +88,49 @@ it("--json prints the tool executions and the tool-result message", async () => 
 });
 
 it("a tools module without tools is a usage error naming the file", async () => {
-	writeFileSync(join(home.dir, "empty.mjs"), "export const nothing = 1;\n");
-	writeFileSync(join(home.dir, "broken.mjs"), "export default [{ name: 'x', description: 'y', parameters: {} }];\n");
-	const empty = await runCli(["--tools", "./empty.mjs", "-m", "m", "--base-url", server.url, "Hi"], { env: home.env(), cwd: home.dir });
+	writeFileSync(join(cli.home.dir, "empty.mjs"), "export const nothing = 1;\n");
+	writeFileSync(join(cli.home.dir, "broken.mjs"), "export default [{ name: 'x', description: 'y', parameters: {} }];\n");
+	const empty = await runCli(["--tools", "./empty.mjs", "-m", "m", "--base-url", cli.server.url, "Hi"], { env: cli.home.env(), cwd: cli.home.dir });
 	expect(empty.code).toBe(2);
 	expect(empty.stderr).toContain("./empty.mjs exports no tools");
-	const broken = await runCli(["--tools", "./broken.mjs", "-m", "m", "--base-url", server.url, "Hi"], { env: home.env(), cwd: home.dir });
+	const broken = await runCli(["--tools", "./broken.mjs", "-m", "m", "--base-url", cli.server.url, "Hi"], { env: cli.home.env(), cwd: cli.home.dir });
 	expect(broken.code).toBe(2);
 	expect(broken.stderr).toContain('./broken.mjs: tool 1 ("x"): execute must be a function');
-	expect(server.requests).toHaveLength(0);
+	expect(cli.server.requests).toHaveLength(0);
+});
+
+it("a tools module whose export is an empty list is refused too, naming the file", async () => {
+	writeFileSync(join(cli.home.dir, "none.mjs"), "export default [];\n");
+	writeFileSync(join(cli.home.dir, "none-named.mjs"), "export const tools = [];\n");
+	for (const file of ["./none.mjs", "./none-named.mjs"]) {
+		const result = await runCli(["--tools", file, "-m", "m", "--base-url", cli.server.url, "Hi"], { env: cli.home.env(), cwd: cli.home.dir });
+		expect(result.code).toBe(2);
+		expect(result.stderr).toContain(`${file} exports no tools`);
+	}
+	expect(cli.server.requests).toHaveLength(0);
+});
+
+it("a .ts tools module loads where Node strips types; elsewhere the error names the Node version needed", async () => {
+	writeFileSync(
+		join(cli.home.dir, "typed-tools.ts"),
+		`const tools: { name: string; description: string; parameters: object; execute: () => Promise<object> }[] = [
+			{ name: "noop", description: "Does nothing", parameters: { type: "object", properties: {} }, execute: async () => ({ content: [], details: {} }) },
+		];
+		export default tools;\n`,
+	);
+	const stripsTypes = Boolean((process.features as { typescript?: unknown }).typescript);
+	if (!stripsTypes) {
+		const result = await runCli(["--tools", "./typed-tools.ts", "-m", "m", "--base-url", cli.server.url, "Hi"], { env: cli.home.env(), cwd: cli.home.dir });
+		expect(result.code).toBe(2);
+		expect(result.stderr).toBe(
+			`pi-ai: cannot load tools from ./typed-tools.ts: Node ${process.version} cannot load TypeScript; use Node 22.18 or later (or 22.6+ with --experimental-strip-types), or compile the module to .js\n`,
+		);
+		expect(result.stderr).not.toContain("Unknown file extension");
+		expect(cli.server.requests).toHaveLength(0);
+	} else {
+		cli.server.enqueue(sseResponse(loadFixture("openai-completions", "text-basic")));
+		const result = await runCli(["--tools", "./typed-tools.ts", "-m", "m", "--base-url", `${cli.server.url}/v1`, "Hi"], { env: cli.home.env(), cwd: cli.home.dir });
+		expect(result.code).toBe(0);
+		expect((cli.server.requests[0]?.json as { tools: { function: { name: string } }[] }).tools[0]?.function.name).toBe("noop");
+	}
 });

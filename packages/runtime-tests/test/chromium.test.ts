@@ -6,6 +6,7 @@ import { loadFixture, type ReplayServer, sseResponse, startReplayServer } from "
 import { type BrowserContext, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bundleForBrowser, packageDir } from "./browser-bundle.js";
+import { chromiumPath } from "./chromium-path.js";
 import { apis } from "./models.js";
 
 // A real Chromium (Debian's, never a downloaded one) loads a page from one origin that streams from
@@ -41,7 +42,7 @@ beforeAll(async () => {
 	profile = mkdtempSync(join(tmpdir(), "pi-chromium-"));
 	// A fresh, empty profile each run (playwright passes it as --user-data-dir).
 	browser = await chromium.launchPersistentContext(profile, {
-		executablePath: "/usr/bin/chromium",
+		executablePath: chromiumPath(),
 		headless: true,
 		args: [
 			"--no-sandbox",

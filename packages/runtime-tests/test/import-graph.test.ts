@@ -85,4 +85,15 @@ describe("importing the built packages on Node", () => {
 		const urls = await resolvedBy('await import("@pi/agent-core");', "agent");
 		expect(new Set(urls.map(packageOf))).toEqual(new Set(["workspace:agent", "workspace:ai"]));
 	});
+
+	it("@pi/mcp loads @pi/ai and nothing else; the MCP SDK only once connectMcp runs", async () => {
+		const imported = await resolvedBy('await import("@pi/mcp");', "mcp");
+		expect(new Set(imported.map(packageOf))).toEqual(new Set(["workspace:mcp", "workspace:ai"]));
+		const script = `
+			const { connectMcp } = await import("@pi/mcp");
+			const failure = await connectMcp({ command: "pi-no-such-mcp-server" }).catch((error) => error);
+			if (!/not found/.test(failure?.message)) throw new Error("unexpected: " + failure);`;
+		const connected = await resolvedBy(script, "mcp-connect");
+		expect(new Set(connected.map(packageOf))).toContain("@modelcontextprotocol/sdk");
+	});
 });

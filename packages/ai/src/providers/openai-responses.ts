@@ -10,6 +10,7 @@ import { createProviderStream } from "../provider-stream.js";
 import type { SimpleStreamOptions, StreamFunction } from "../types.js";
 import { redactSecrets } from "../utils/redact.js";
 import { buildRequest } from "./openai-responses/build-request.js";
+import { CHAT_COMPLETIONS_HINT } from "./openai-responses/chat-completions-hint.js";
 import type { OpenAIResponsesOptions } from "./openai-responses/options.js";
 import { reasoningEffortFor } from "./openai-responses/reasoning-effort.js";
 import { ResponsesStreamState } from "./openai-responses/responses-stream-state.js";
@@ -79,7 +80,9 @@ export const streamOpenAIResponses: StreamFunction<"openai-responses", OpenAIRes
 				builder.fail(error, options.signal);
 				return;
 			}
-			const message = redactSecrets(error instanceof Error ? error.message : String(error), secrets);
+			let message = redactSecrets(error instanceof Error ? error.message : String(error), secrets);
+			// No `/responses` route: most likely a server that speaks only Chat Completions.
+			if (error instanceof ApiCallError && error.status === 404) message = `${message}${/[.!?]$/.test(message) ? "" : "."} ${CHAT_COMPLETIONS_HINT}`;
 			// A background job outlives a dropped connection: hand back where to resume it.
 			if (isTransportError(error) && state.interrupted(message)) return;
 			builder.fail(new Error(message), options?.signal);

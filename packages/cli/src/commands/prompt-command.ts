@@ -4,13 +4,17 @@
 import { Agent, type AgentMessage, type AgentTool } from "@pi/agent-core";
 import type { AssistantMessage, ImageContent } from "@pi/ai";
 import { readImageAttachment } from "../attachment.js";
-import { chooseModel } from "../choose-model.js";
-import { CliError, EXIT_INTERRUPTED, EXIT_OK, EXIT_REPLY_ERROR } from "../cli-error.js";
+import { type ChosenModel, chooseModel } from "../choose-model.js";
+import { CliError, EXIT_OK, EXIT_REPLY_ERROR } from "../cli-error.js";
+import { ADDED_MODEL_APIS, type AddedModelApi } from "../config.js";
 import { checkConversationFlags, type Conversation, type ConversationRequest, modelRecord, openContinued, openNew } from "../conversation.js";
 import { JsonPrinter } from "../json-printer.js";
 import { parseArguments } from "../parse-arguments.js";
 import { readAllStdin } from "../read-input.js";
+import { replyErrorLines } from "../reply-error.js";
 import { ReplyPrinter } from "../reply-printer.js";
+import { onStopRequest, STOP_EXIT_CODES, type StopReason } from "../stop-requests.js";
+import { escapeControlCharacters } from "../terminal/escape-control-characters.js";
 import { createStyle } from "../terminal/style.js";
 import { builtinTool, loadToolsModule } from "../tools/load-tools.js";
 import { sumUsage, usageLine } from "../usage-summary.js";
@@ -21,26 +25,49 @@ export const PROMPT_OPTIONS = {
 	system: { type: "string", short: "s" },
 	attach: { type: "string", short: "a", multiple: true },
 	"base-url": { type: "string" },
+	api: { type: "string" },
 	continue: { type: "boolean", short: "c" },
 	session: { type: "string" },
 	"no-session": { type: "boolean" },
 	tool: { type: "string", multiple: true },
 	tools: { type: "string", multiple: true },
 	"no-thinking": { type: "boolean" },
+	"no-stdin": { type: "boolean" },
 	json: { type: "boolean" },
 	quiet: { type: "boolean", short: "q" },
 } as const;
 
 /**
- * The prompt: the arguments joined by spaces, after standard input when it is piped
+ * The prompt: the arguments joined by spaces, after standard input when it is read
  * (`cat notes.txt | pi-ai "Summarise this."` sends the notes, a blank line, then the request).
+ * Standard input is read when an argument is `-`, or when it is not a terminal and `--no-stdin`
+ * is not given (so in a `while read` loop, pass `--no-stdin`).
+ *
+ * `nearCommand`: the first word is one edit away from this command; with nothing on standard
+ * input, that is a mistyped command, refused before anything is sent (and paid for).
  */
-async function promptText(positionals: string[]): Promise<string> {
-	const argumentText = positionals.join(" ").trim();
-	const piped = process.stdin.isTTY ? "" : (await readAllStdin()).trim();
+async function promptText(positionals: string[], noStdin: boolean, nearCommand: string | undefined): Promise<string> {
+	const dash = positionals.includes("-");
+	const argumentText = positionals
+		.filter((word) => word !== "-")
+		.join(" ")
+		.trim();
+	const readStdin = dash || (!noStdin && !process.stdin.isTTY);
+	const piped = readStdin ? (await readAllStdin()).trim() : "";
+	if (nearCommand && piped === "") {
+		const [first, ...rest] = positionals;
+		throw new CliError(`"${first}" is not a command; did you mean pi-ai ${[nearCommand, ...rest].join(" ")}? (to send it as a prompt: pi-ai -- ${positionals.join(" ")})`);
+	}
 	const text = [piped, argumentText].filter(Boolean).join("\n\n");
 	if (text === "") throw new CliError("no prompt: give it as an argument (pi-ai \"Hello\") or on standard input (see pi-ai --help)");
 	return text;
+}
+
+/** `--api API` replaces the chosen model's wire API (a server that speaks another one). */
+function withApi(chosen: ChosenModel, api: string | undefined): ChosenModel {
+	if (api === undefined) return chosen;
+	if (!(ADDED_MODEL_APIS as readonly string[]).includes(api)) throw new CliError(`--api ${api}: expected one of ${ADDED_MODEL_APIS.join(", ")}`);
+	return { ...chosen, model: { ...chosen.model, api: api as AddedModelApi } };
 }
 
 async function collectTools(builtins: readonly string[], modules: readonly string[]): Promise<AgentTool<any>[]> {
@@ -54,20 +81,24 @@ async function collectTools(builtins: readonly string[], modules: readonly strin
 	return tools;
 }
 
-/** Runs one prompt; resolves to the exit code. */
-export async function promptCommand(argv: string[]): Promise<number> {
+/**
+ * Runs one prompt; resolves to the exit code. `nearCommand` is set by the dispatcher when the
+ * first argument is one edit away from a command's name.
+ */
+export async function promptCommand(argv: string[], nearCommand?: string): Promise<number> {
 	const { values, positionals } = parseArguments(argv, PROMPT_OPTIONS, "pi-ai");
 	const request: ConversationRequest = { continueLast: values.continue === true, sessionRef: values.session, noSession: values["no-session"] === true };
 	checkConversationFlags(request);
+	// First: a mistyped command is refused before anything else is looked at.
+	const text = await promptText(positionals, values["no-stdin"] === true, nearCommand);
 	const images: ImageContent[] = (values.attach ?? []).map(readImageAttachment);
 	const tools = await collectTools(values.tool ?? [], values.tools ?? []);
 	const continued = await openContinued(request);
 	try {
-		const chosen = chooseModel({ spec: values.model, baseUrl: values["base-url"], resumedModel: continued?.resumedModel });
+		const chosen = withApi(chooseModel({ spec: values.model, baseUrl: values["base-url"] ?? (process.env.PI_BASE_URL || undefined), resumed: continued?.resumed }), values.api);
 		if (images.length > 0 && !chosen.model.input.includes("image")) {
 			throw new CliError(`${chosen.label} does not accept images; pick a model that does (pi-ai models shows them)`);
 		}
-		const text = await promptText(positionals);
 		// A new conversation's file is created only now, once the prompt is known to be runnable.
 		const conversation = continued ?? (await openNew(request));
 		try {
@@ -84,7 +115,7 @@ type PromptValues = ReturnType<typeof parseArguments<typeof PROMPT_OPTIONS>>["va
 
 async function runPrompt(
 	conversation: Conversation,
-	chosen: ReturnType<typeof chooseModel>,
+	chosen: ChosenModel,
 	text: string,
 	images: ImageContent[],
 	tools: AgentTool<any>[],
@@ -108,21 +139,19 @@ async function runPrompt(
 		: new ReplyPrinter({ stdout: process.stdout, stderr: process.stderr, showThinking: !values["no-thinking"], label: chosen.label });
 	agent.subscribe((event) => printer.handle(event));
 
-	// Ctrl-C aborts the request at once; the partial reply ends as an `aborted` message (and is
-	// kept). A second Ctrl-C exits without waiting.
-	let interrupted = false;
-	const onInterrupt = () => {
-		if (interrupted) process.exit(EXIT_INTERRUPTED);
-		interrupted = true;
+	// Ctrl-C, SIGTERM, SIGHUP and a closed stdout abort the request at once; the partial reply ends
+	// as an `aborted` message (and is kept). A second signal exits without waiting.
+	let stopped: StopReason | undefined;
+	const stopListening = onStopRequest((reason) => {
+		stopped = reason;
 		agent.abort();
-	};
-	process.on("SIGINT", onInterrupt);
+	});
 	const started = Date.now();
 	const before = agent.state.messages.length;
 	try {
 		await agent.prompt(text, images);
 	} finally {
-		process.off("SIGINT", onInterrupt);
+		stopListening();
 		if (printer instanceof ReplyPrinter) printer.finish();
 	}
 	const elapsedMs = Date.now() - started;
@@ -132,15 +161,23 @@ async function runPrompt(
 
 	if (printer instanceof JsonPrinter) printer.line({ type: "result", message: reply, usage, durationMs: elapsedMs, session: conversation.id ?? null });
 	const err = createStyle(process.stderr);
-	if (!values.quiet) process.stderr.write(`${err.dim(usageLine(chosen.label, chosen.model, usage, elapsedMs))}\n`);
-	if (interrupted || reply?.stopReason === "aborted") {
-		process.stderr.write(`${err.yellow(`pi-ai: interrupted${conversation.id ? ` (the partial reply is kept: pi-ai -c continues)` : ""}`)}\n`);
-		return EXIT_INTERRUPTED;
+	const printUsage = () => {
+		if (!values.quiet) process.stderr.write(`${err.dim(usageLine(chosen.label, chosen.model, usage, elapsedMs))}\n`);
+	};
+	if (stopped || reply?.stopReason === "aborted") {
+		printUsage();
+		// Nobody reads a closed pipe's end: stop quietly.
+		if (stopped !== "EPIPE") process.stderr.write(`${err.yellow(`pi-ai: interrupted${conversation.id ? ` (the partial reply is kept: pi-ai -c continues)` : ""}`)}\n`);
+		return STOP_EXIT_CODES[stopped ?? "SIGINT"];
 	}
 	if (!reply || reply.stopReason === "error") {
-		process.stderr.write(`${err.red(`pi-ai: ${chosen.label} replied with an error: ${reply?.errorMessage ?? "no reply"}`)}\n`);
+		const lines = replyErrorLines(chosen, reply);
+		// A server that was never reached used nothing: no usage line.
+		if (!lines.unreached) printUsage();
+		for (const line of lines.lines) process.stderr.write(`${err.red(`pi-ai: ${escapeControlCharacters(line)}`)}\n`);
 		return EXIT_REPLY_ERROR;
 	}
+	printUsage();
 	if (reply.stopReason === "length") process.stderr.write(`${err.yellow("pi-ai: the reply was cut off at the model's output limit")}\n`);
 	return EXIT_OK;
 }

@@ -7,6 +7,8 @@ import { listSessionFiles, type SessionFileInfo } from "@pi/agent-core/node";
 import { CliError, EXIT_OK } from "../cli-error.js";
 import { parseArguments } from "../parse-arguments.js";
 import { sessionsDir } from "../session-files.js";
+import { recordedBaseUrl } from "../session-summary.js";
+import { escapeControlCharacters } from "../terminal/escape-control-characters.js";
 import { createStyle } from "../terminal/style.js";
 import { formatTable } from "../terminal/table.js";
 import { formatCost } from "../usage-summary.js";
@@ -23,6 +25,8 @@ export interface SessionRow {
 	updated: string;
 	/** `provider/id`, or `null` before the first reply. */
 	model: string | null;
+	/** Where the model was called, when that is not the catalog's own URL for it (`--base-url`, an added model). */
+	baseUrl: string | null;
 	firstLine: string;
 	messages: number;
 	/** US dollars. */
@@ -43,19 +47,21 @@ export async function sessionsCommand(argv: string[]): Promise<number> {
 
 	const listings = await listSessionFiles(sessionsDir());
 	// A file without messages is a prompt that never ran (it failed before it was sent).
-	const rows: SessionRow[] = listings
-		.flatMap(({ info }) => (info && info.messageCount > 0 ? [info] : []))
-		.slice(0, limit === 0 ? undefined : limit)
-		.map((info) => ({
+	const infos = listings.flatMap(({ info }) => (info && info.messageCount > 0 ? [info] : [])).slice(0, limit === 0 ? undefined : limit);
+	const rows: SessionRow[] = [];
+	for (const info of infos) {
+		rows.push({
 			id: info.id,
 			path: info.path,
 			created: new Date(info.createdAt).toISOString(),
 			updated: new Date(info.updatedAt).toISOString(),
 			model: modelLabel(info),
+			baseUrl: (await recordedBaseUrl(info.path)) ?? null,
 			firstLine: info.firstLine ?? "",
 			messages: info.messageCount,
 			cost: info.cost,
-		}));
+		});
+	}
 
 	if (values.json) {
 		process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
@@ -63,12 +69,19 @@ export async function sessionsCommand(argv: string[]): Promise<number> {
 		process.stderr.write(`No conversations yet in ${sessionsDir()}.\n`);
 	} else {
 		const style = createStyle(process.stdout);
-		const cells = rows.map((row) => [row.id, formatDate(Date.parse(row.updated)), row.model ?? "-", formatCost(row.cost), clip(row.firstLine)]);
+		// A session file's text is not ours: no control character of it reaches the terminal.
+		const cells = rows.map((row) => [
+			escapeControlCharacters(row.id),
+			formatDate(Date.parse(row.updated)),
+			escapeControlCharacters(`${row.model ?? "-"}${row.baseUrl ? ` at ${row.baseUrl}` : ""}`),
+			formatCost(row.cost),
+			escapeControlCharacters(clip(row.firstLine)),
+		]);
 		const [header = "", ...lines] = formatTable(["ID", "DATE", "MODEL", "COST", "FIRST LINE"], cells, { alignRight: [3] });
 		process.stdout.write(`${style.bold(header)}\n${lines.join("\n")}\n`);
 	}
 	// Broken files are named, never skipped silently.
-	for (const { path, error } of listings) if (error) process.stderr.write(`pi-ai: cannot read ${path}: ${error.message}\n`);
+	for (const { path, error } of listings) if (error) process.stderr.write(`pi-ai: cannot read ${path}: ${escapeControlCharacters(error.message)}\n`);
 	return EXIT_OK;
 }
 

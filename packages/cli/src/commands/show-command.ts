@@ -7,7 +7,9 @@ import type { AssistantMessage, ToolResultMessage, UserMessage } from "@pi/ai";
 import { CliError, EXIT_OK } from "../cli-error.js";
 import { parseArguments } from "../parse-arguments.js";
 import { resolveSessionRef } from "../session-files.js";
-import { openForReading, userText } from "../session-summary.js";
+import { recordedModel } from "../conversation.js";
+import { nonCatalogBaseUrl, openForReading, userText } from "../session-summary.js";
+import { escapeControlCharacters as safe } from "../terminal/escape-control-characters.js";
 import { createStyle, type Style } from "../terminal/style.js";
 import { formatCost } from "../usage-summary.js";
 import { formatDate, modelLabel } from "./sessions-command.js";
@@ -30,7 +32,9 @@ export async function showCommand(argv: string[]): Promise<number> {
 			return EXIT_OK;
 		}
 		const style = createStyle(process.stdout);
-		process.stdout.write(style.dim(`session ${session.id} · ${formatDate(info.createdAt)} · ${modelLabel(info) ?? "no model"} · ${formatCost(info.cost)}\n`));
+		const baseUrl = nonCatalogBaseUrl(recordedModel(session.path()));
+		const model = `${modelLabel(info) ?? "no model"}${baseUrl ? ` at ${baseUrl}` : ""}`;
+		process.stdout.write(style.dim(safe(`session ${session.id} · ${formatDate(info.createdAt)} · ${model} · ${formatCost(info.cost)}`) + "\n"));
 		for (const message of messages) process.stdout.write(renderMessage(message, style));
 		return EXIT_OK;
 	} finally {
@@ -38,26 +42,29 @@ export async function showCommand(argv: string[]): Promise<number> {
 	}
 }
 
-/** One message as text: the prompt after "> ", the reply as is, thinking dimmed, tools as arrows. */
+/**
+ * One message as text: the prompt after "> ", the reply as is, thinking dimmed, tools as arrows.
+ * Control characters are escaped (`\x1b`): a session file may come from anywhere.
+ */
 export function renderMessage(message: AgentMessage, style: Style): string {
 	switch ((message as { role?: string }).role) {
 		case "user":
-			return `\n${style.bold(`> ${userText(message as UserMessage).replace(/\n/g, "\n> ")}`)}\n\n`;
+			return `\n${style.bold(`> ${safe(userText(message as UserMessage)).replace(/\n/g, "\n> ")}`)}\n\n`;
 		case "assistant": {
 			const reply = message as AssistantMessage;
 			let text = "";
 			for (const block of reply.content) {
-				if (block.type === "text") text += `${block.text}\n`;
-				else if (block.type === "thinking" && block.thinking) text += `${style.dim(block.thinking)}\n\n`;
-				else if (block.type === "toolCall") text += `${style.cyan(`→ ${block.name}`)} ${style.dim(JSON.stringify(block.arguments))}\n`;
+				if (block.type === "text") text += `${safe(block.text)}\n`;
+				else if (block.type === "thinking" && block.thinking) text += `${style.dim(safe(block.thinking))}\n\n`;
+				else if (block.type === "toolCall") text += `${style.cyan(`→ ${safe(block.name)}`)} ${style.dim(safe(JSON.stringify(block.arguments)))}\n`;
 			}
 			if (reply.stopReason === "aborted") text += `${style.yellow("[interrupted]")}\n`;
-			if (reply.stopReason === "error") text += `${style.red(`[error: ${reply.errorMessage ?? "unknown"}]`)}\n`;
+			if (reply.stopReason === "error") text += `${style.red(`[error: ${safe(reply.errorMessage ?? "unknown")}]`)}\n`;
 			return text;
 		}
 		case "toolResult": {
 			const result = message as ToolResultMessage;
-			const text = result.content.map((block) => (block.type === "text" ? block.text : "[image]")).join(" ");
+			const text = safe(result.content.map((block) => (block.type === "text" ? block.text : "[image]")).join(" "));
 			return `${result.isError ? style.red(`  ✗ ${text}`) : `${style.green("  ←")} ${text}`}\n`;
 		}
 		default:

@@ -24,19 +24,30 @@ export function builtinTool(name: string): AgentTool<any> {
 
 /** Loads the tools of a module; `path` is relative to the working directory. */
 export async function loadToolsModule(path: string): Promise<AgentTool<any>[]> {
+	const typeScript = /\.[cm]?ts$/.test(path);
+	if (typeScript && !canStripTypes()) throw new CliError(`cannot load tools from ${path}: ${TYPESCRIPT_NEEDS}`);
 	let loaded: Record<string, unknown>;
 	try {
 		loaded = (await import(pathToFileURL(resolve(path)).href)) as Record<string, unknown>;
 	} catch (error) {
 		const code = (error as NodeJS.ErrnoException).code;
-		const reason = code === "ERR_MODULE_NOT_FOUND" ? "no such file" : (error as Error).message;
+		const reason =
+			code === "ERR_MODULE_NOT_FOUND" ? "no such file" : code === "ERR_UNKNOWN_FILE_EXTENSION" && typeScript ? TYPESCRIPT_NEEDS : (error as Error).message;
 		throw new CliError(`cannot load tools from ${path}: ${reason}`);
 	}
 	const exported = loaded.default ?? loaded.tools;
-	if (exported === undefined) throw new CliError(`${path} exports no tools: export default an array of tools (or one tool), or export const tools = [...]`);
-	const tools = Array.isArray(exported) ? exported : [exported];
+	const tools = exported === undefined ? [] : Array.isArray(exported) ? exported : [exported];
+	if (tools.length === 0) throw new CliError(`${path} exports no tools: export default an array of tools (or one tool), or export const tools = [...]`);
 	tools.forEach((tool, index) => checkTool(tool, `${path}: tool ${index + 1}`));
 	return tools as AgentTool<any>[];
+}
+
+/** Why a `.ts` module does not load here. */
+const TYPESCRIPT_NEEDS = `Node ${process.version} cannot load TypeScript; use Node 22.18 or later (or 22.6+ with --experimental-strip-types), or compile the module to .js`;
+
+/** Whether this Node strips TypeScript types on import (22.18+, or 22.6+ with the flag). */
+function canStripTypes(): boolean {
+	return Boolean((process.features as { typescript?: unknown }).typescript);
 }
 
 function checkTool(tool: unknown, where: string): void {

@@ -65,6 +65,11 @@ export class Terminal {
 		throw new Error(`the terminal never showed what the test waited for; last screen:\n${screen}`);
 	}
 
+	/** The pane's title, as the programs in it set it (OSC 0 / OSC 2). */
+	async title(): Promise<string> {
+		return (await run("tmux", ["-L", this.socket, "display-message", "-p", "-t", "cli", "#{pane_title}"])).stdout.trimEnd();
+	}
+
 	/** Kills this private tmux server and everything in it. */
 	async close(): Promise<void> {
 		await run("tmux", ["-L", this.socket, "kill-server"]).catch(() => {});

@@ -9,9 +9,9 @@ import type { WireChunk, WireDelta, WireToolCallDelta } from "./wire-types.js";
 /** What the caller does after {@link CompletionsStreamState.handle}: read on, or stop reading. */
 export type HandleResult = "continue" | "stop";
 
-/** The message of a stream that ended before its final event. */
+/** The message of a stream that ended before its final event: neither a `finish_reason` nor `[DONE]` came. */
 export const STREAM_ENDED_EARLY_MESSAGE =
-	"The stream ended before the provider's final event (no finish_reason was received).";
+	"The stream ended before the provider's final event (neither a finish_reason nor data: [DONE] was received).";
 
 /**
  * The streaming state machine of Chat Completions: maps each server-sent event to builder verbs.
@@ -27,8 +27,10 @@ export const STREAM_ENDED_EARLY_MESSAGE =
  * - Usage comes from any chunk's `usage` or Groq's `x_groq.usage`, including the `choices: []`
  *   chunk that follows the finish chunk.
  * - The `finish_reason` is remembered, not acted on: the message finishes at `data: [DONE]` or at
- *   the end of the body ({@link complete}), so that usage arriving after it is kept. A body that
- *   ends with no finish reason is an error.
+ *   the end of the body ({@link complete}), so that usage arriving after it is kept.
+ * - `[DONE]` with no `finish_reason` before it (Snowflake Cortex, hand-written servers) ends the
+ *   reply `stop`, or `toolUse` when tool calls arrived: `[DONE]` is the server's own end of the
+ *   reply, as the AI SDK and pydantic-ai read it. A body that ends with neither is an error.
  * - An error inside the stream (Groq's `event: error`, a chunk with an `error` field) finishes the
  *   message with `error`, keeping its content.
  *
@@ -58,7 +60,7 @@ export class CompletionsStreamState {
 		if (this.builder.isFinished) return "stop";
 		const data = event.data.trim();
 		if (data === "[DONE]") {
-			this.complete();
+			this.complete(true);
 			return "stop";
 		}
 		if (data === "") return "continue";
@@ -79,14 +81,16 @@ export class CompletionsStreamState {
 	}
 
 	/**
-	 * The body ended (or `[DONE]` came): finishes with the finish reason seen, or with an error
-	 * when none came.
+	 * The body ended, or `[DONE]` came (`sawDone`): finishes with the finish reason seen. With none,
+	 * `[DONE]` means `stop` (`toolUse` after tool calls, no `rawStopReason`); a body that just ends
+	 * is an error.
 	 */
-	complete(): void {
+	complete(sawDone = false): void {
 		if (this.builder.isFinished) return;
 		const raw = this.finishReason;
 		if (raw === undefined) {
-			this.builder.finish("error", { errorMessage: STREAM_ENDED_EARLY_MESSAGE });
+			if (sawDone) this.builder.finish(this.toolCalls.size > 0 ? "toolUse" : "stop");
+			else this.builder.finish("error", { errorMessage: STREAM_ENDED_EARLY_MESSAGE });
 			return;
 		}
 		const reason = mapStopReason(raw, this.toolCalls.size > 0);

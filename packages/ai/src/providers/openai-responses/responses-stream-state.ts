@@ -4,6 +4,7 @@ import { mapStopReason, providerErrorText } from "./map-stop-reason.js";
 import { parseUsage } from "./parse-usage.js";
 import { encodeTextSignature } from "./text-signature.js";
 import { encodeToolCallId } from "./tool-call-id.js";
+import { CHAT_COMPLETIONS_HINT } from "./chat-completions-hint.js";
 import type { ResponsesOutputItem, ResponsesResponse, ResponsesStreamEvent } from "./wire-types.js";
 import { isBlank } from "../../utils/is-blank.js";
 import { makeHandle } from "../../deferred/handle.js";
@@ -93,6 +94,9 @@ export class ResponsesStreamState {
 	/** The last sequence number before the first output event: replaying after it rebuilds the whole reply. */
 	private resumeAfter: number | undefined;
 	private outputSeen = false;
+	/** Whether any event had a Responses type (`response.*`, `error`), and whether any JSON payload lacked one. */
+	private responsesEventSeen = false;
+	private foreignPayloadSeen = false;
 	private readonly resumed: boolean;
 
 	/**
@@ -146,9 +150,10 @@ export class ResponsesStreamState {
 			const preview = data.length > 200 ? `${data.slice(0, 200)}…` : data;
 			throw new MalformedEventError(`Malformed JSON in stream event: ${preview}`);
 		}
-		if (typeof event === "object" && event !== null && typeof (event as { type?: unknown }).type === "string") {
-			this.handle(event as ResponsesStreamEvent);
-		}
+		const type = typeof event === "object" && event !== null ? (event as { type?: unknown }).type : undefined;
+		if (typeof type === "string" && (type.startsWith("response.") || type === "error")) this.responsesEventSeen = true;
+		else this.foreignPayloadSeen = true;
+		if (typeof type === "string") this.handle(event as ResponsesStreamEvent);
 	}
 
 	/** Handles one parsed event. Events after the message finished are ignored. */
@@ -230,6 +235,11 @@ export class ResponsesStreamState {
 	end(): void {
 		if (this.builder.isFinished) return;
 		if (this.defer()) return;
+		// A Chat Completions server answers `/responses` with chunks of its own (`choices`, no `type`).
+		if (!this.responsesEventSeen && this.foreignPayloadSeen) {
+			this.builder.finish("error", { errorMessage: `The stream held no Responses events (no response.* event arrived). ${CHAT_COMPLETIONS_HINT}` });
+			return;
+		}
 		this.builder.finish("error", {
 			errorMessage: "The stream ended before the provider's final event (no response.completed, response.incomplete or response.failed).",
 		});

@@ -57,10 +57,24 @@ describe("finishing", () => {
 		expect(message.content).toEqual([{ type: "text", text: "partial answer" }]);
 	});
 
-	it("[DONE] with no finish_reason before it is an error too", async () => {
-		const message = await replay(chunk({ content: "partial" }) + DONE);
-		expect(message.stopReason).toBe("error");
-		expect(message.content).toEqual([{ type: "text", text: "partial" }]);
+	it("a body that ends with neither a finish_reason nor [DONE] names both in its error", async () => {
+		const message = await replay(chunk({ content: "partial" }));
+		expect(message.errorMessage).toBe("The stream ended before the provider's final event (neither a finish_reason nor data: [DONE] was received).");
+		expect(message.rawStopReason).toBeUndefined();
+	});
+
+	it("[DONE] with no finish_reason before it ends the reply: stop (Snowflake Cortex, hand-written servers)", async () => {
+		const message = await replay(chunk({ content: "Hello" }) + chunk({ content: " there" }) + DONE);
+		expect(message.stopReason).toBe("stop");
+		expect(message.errorMessage).toBeUndefined();
+		expect(message.rawStopReason).toBeUndefined();
+		expect(message.content).toEqual([{ type: "text", text: "Hello there" }]);
+	});
+
+	it("[DONE] with no finish_reason after tool calls is toolUse", async () => {
+		const message = await replay(chunk(toolDelta(0, { id: "call_1", name: "f", arguments: '{"a":1}' })) + DONE);
+		expect(message.stopReason).toBe("toolUse");
+		expect(message.content).toEqual([{ type: "toolCall", id: "call_1", name: "f", arguments: { a: 1 } }]);
 	});
 
 	it("nothing after [DONE] is read", async () => {
