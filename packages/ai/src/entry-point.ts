@@ -1,5 +1,6 @@
 import { type ApiProvider, getApiProvider } from "./api-registry.js";
 import { AssistantMessageBuilder } from "./assistant-message-builder.js";
+import { defineModel } from "./define-model.js";
 import type { AssistantMessageEventStream } from "./event-stream.js";
 import { ensureBuiltinApiProviders } from "./providers/register-builtins.js";
 import type { Api, AssistantMessage, Model } from "./types.js";
@@ -39,7 +40,7 @@ export function guardedStream(
 	try {
 		return start();
 	} catch (error) {
-		const builder = new AssistantMessageBuilder(model && typeof model === "object" ? model : unknownModel, [options?.apiKey]);
+		const builder = new AssistantMessageBuilder(model && typeof model === "object" ? model : unknownModel(), [options?.apiKey]);
 		builder.fail(error, options?.signal);
 		return builder.stream;
 	}
@@ -53,16 +54,10 @@ export async function finalMessage(events: AssistantMessageEventStream): Promise
 	return events.result();
 }
 
-/** The model of the error message of an entry point called without a usable model. */
-const unknownModel: Model<Api> = {
-	id: "unknown",
-	name: "unknown",
-	api: "unknown",
-	provider: "unknown",
-	baseUrl: "",
-	reasoning: false,
-	input: ["text"],
-	cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
-	contextWindow: 0,
-	maxTokens: 0,
-};
+/**
+ * The model of the error message of an entry point called without a usable model: nothing is
+ * ever sent to it (its `.invalid` address cannot resolve); the message names it `unknown`.
+ */
+function unknownModel(): Model<Api> {
+	return defineModel({ id: "unknown", api: "unknown", provider: "unknown", baseUrl: "http://unknown.invalid" });
+}
