@@ -34,7 +34,7 @@ export async function runPromptJob(job: PromptJob, context: PromptJobContext): P
 	const session = await openSession(context.journalPath ? journaled(storage, job.sessionId, context.journalPath) : storage);
 	try {
 		const promptEntryId = session.findByIdempotencyKey(job.idempotencyKey);
-		if (promptEntryId !== undefined && turnFinished(session, promptEntryId)) return "already-done";
+		if (promptEntryId !== undefined && (await turnFinished(session, promptEntryId))) return "already-done";
 		if (promptEntryId === undefined) {
 			await session.appendMessage({ role: "user", content: job.prompt, timestamp: Date.now() }, { idempotencyKey: job.idempotencyKey });
 		}
@@ -53,8 +53,8 @@ export async function runPromptJob(job: PromptJob, context: PromptJobContext): P
 }
 
 /** True when an assistant message that ended the turn (stopReason `stop`) follows the prompt on the active path. */
-function turnFinished(session: Session, promptEntryId: string): boolean {
-	const path: SessionEntry[] = session.path();
+async function turnFinished(session: Session, promptEntryId: string): Promise<boolean> {
+	const path: SessionEntry[] = await session.path();
 	const start = path.findIndex((entry) => entry.id === promptEntryId);
 	return path.slice(start + 1).some((entry) => entry.type === "message" && entry.message.role === "assistant" && entry.message.stopReason === "stop");
 }

@@ -65,7 +65,7 @@ serveWorker({
 		session = undefined;
 		const start = now();
 		const opened = await openTarget(target);
-		const context = opened.buildContext();
+		const context = await opened.buildContext();
 		const end = now();
 		await opened.close();
 		return { start, end, messages: context.messages.length };

@@ -63,6 +63,7 @@ export type {
 	CompactionEntry,
 	CustomEntry,
 	LabelEntry,
+	LeafEntry,
 	ModelChangeEntry,
 	SessionContext,
 	SessionEntry,

@@ -28,6 +28,7 @@ export { cancelDeferred, fetchDeferred, streamDeferred } from "./stream-deferred
 export { calculateCost } from "./cost.js";
 export { defineModel, type ModelDefinition } from "./define-model.js";
 export { ApiCallError, IdleTimeoutError } from "./http/api-call-error.js";
+export { DEFAULT_MAX_EVENT_BYTES } from "./http/event-size-limit.js";
 export {
 	DEFAULT_IDLE_TIMEOUT_MS,
 	DEFAULT_MAX_RETRIES,
@@ -38,7 +39,7 @@ export {
 	type ServerSentEvent,
 	transportOptions,
 } from "./http/post-event-stream.js";
-export { StreamingJsonError, StreamingJsonParser, parseStreamingJson } from "./utils/streaming-json.js";
+export { DEFAULT_MAX_JSON_DEPTH, StreamingJsonError, StreamingJsonParser, type StreamingJsonParserOptions, parseStreamingJson } from "./utils/streaming-json.js";
 export {
 	fauxAssistantMessage,
 	type FauxContentBlock,

@@ -309,6 +309,11 @@ export interface StreamOptions {
 	maxRetryDelayMs?: number;
 	/** End the stream with an error when no bytes arrive for this long. Default 120 000 ms; 0 disables it. */
 	idleTimeoutMs?: number;
+	/**
+	 * End the stream with an error when one server-sent event (or a line that never ends) passes
+	 * this size, before it fills the memory. Default 64 MiB, far above any real event.
+	 */
+	maxEventBytes?: number;
 	/** Told about each retry before its delay. */
 	onRetry?: (info: RetryInfo) => void;
 	/** Told the status and headers of each HTTP response before its body is read. */

@@ -39,10 +39,10 @@ describe("StreamingJsonParser structure", () => {
 		expect(Object.keys(result as object)).toStrictEqual(["a", "b"]);
 	});
 
-	it("parses very deep nesting without recursion", () => {
+	it("parses very deep nesting without recursion when maxDepth allows it", () => {
 		const depth = 50_000;
 		const text = '{"k":['.repeat(depth) + "0" + "]}".repeat(depth);
-		let node = parseStreamingJson(text, 1000) as { k: unknown[] } | number;
+		let node = parseStreamingJson(text, 1000, { maxDepth: Number.POSITIVE_INFINITY }) as { k: unknown[] } | number;
 		let levels = 0;
 		while (typeof node === "object") {
 			node = node.k[0] as { k: unknown[] } | number;
@@ -50,6 +50,19 @@ describe("StreamingJsonParser structure", () => {
 		}
 		expect(levels).toBe(depth);
 		expect(node).toBe(0);
+	});
+
+	it("refuses nesting deeper than maxDepth (default 256), naming the bound and the offset, whatever the chunking", () => {
+		const deep = (levels: number) => `${"[".repeat(levels)}${"]".repeat(levels)}`;
+		expect(parseStreamingJson(deep(256))).toStrictEqual(JSON.parse(deep(256)));
+		for (const size of [1, 7, 1000]) {
+			expect(() => parseStreamingJson(deep(100_000), size)).toThrow('Unexpected "[" at offset 256 in JSON: nesting deeper than 256 levels (maxDepth)');
+		}
+		expect(() => parseStreamingJson('{"a":{"b":[1]}}', undefined, { maxDepth: 2 })).toThrow("at offset 10 in JSON: nesting deeper than 2 levels (maxDepth)");
+		// The partial value stops at the bound, so whatever meets it later can still walk it.
+		const parser = new StreamingJsonParser();
+		parser.push(deep(100_000));
+		expect(() => JSON.stringify(parser.value)).not.toThrow();
 	});
 
 	it("accepts a top-level scalar of any kind", () => {

@@ -58,8 +58,8 @@ export async function openContinued(request: ConversationRequest): Promise<Conve
 	}
 	if (!target) return undefined;
 	const session = await openFile(target.path);
-	const context = session.buildContext();
-	return { session, id: session.id, path: target.path, context, resumed: resumedModel(session, context) };
+	const context = await session.buildContext();
+	return { session, id: session.id, path: target.path, context, resumed: await resumedModel(session, context) };
 }
 
 /** A new conversation in a new session file (or none, with `--no-session`). */
@@ -81,10 +81,10 @@ async function openFile(path: string): Promise<Session> {
 }
 
 /** The conversation's last model (its `model_change`) and the CLI's record of it, if any. */
-function resumedModel(session: Session, context: SessionContext): ResumedModel | undefined {
+async function resumedModel(session: Session, context: SessionContext): Promise<ResumedModel | undefined> {
 	if (!context.model) return undefined;
 	const { provider, modelId } = context.model;
-	return { provider, modelId, recorded: recordedModel(session.path(), provider, modelId) };
+	return { provider, modelId, recorded: recordedModel(await session.path(), provider, modelId) };
 }
 
 /** The last `pi-ai.model` record among `entries` of `provider/modelId` (or of any model, without them). */

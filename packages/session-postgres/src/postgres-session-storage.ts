@@ -49,7 +49,6 @@ export function createPostgresSessionStorage(context: StorageContext, sessionId:
 	if (typeof sessionId !== "string" || sessionId.length === 0) throw new TypeError(`@pi/session-postgres: a session id must be a non-empty string, got ${JSON.stringify(sessionId)}`);
 	const { pool, tables } = context;
 	const source = `${context.schema}.sessions/${sessionId}`;
-	let closed = false;
 	let held: HeldSessionLock | undefined;
 	// One statement, so one round trip and its own transaction: lock the session's row, check that
 	// the log ends where the writer expects ($2), insert the entries numbered after the row's
@@ -75,10 +74,6 @@ export function createPostgresSessionStorage(context: StorageContext, sessionId:
 		)
 		SELECT EXISTS (SELECT 1 FROM current) AS found, (SELECT leaf_id FROM current) AS actual,
 		       EXISTS (SELECT 1 FROM moved) AS appended`;
-
-	const assertOpen = (operation: string) => {
-		if (closed) throw new Error(`@pi/session-postgres: ${operation} on session ${sessionId} after close()`);
-	};
 
 	/** The connection appends use: the lock's own while the lock is held, so a lost lock fails loudly. */
 	const writer = async (): Promise<{ client: Pick<pg.PoolClient, "query">; done(): void }> => {
@@ -116,14 +111,12 @@ export function createPostgresSessionStorage(context: StorageContext, sessionId:
 		},
 
 		async load(): Promise<SessionLog> {
-			assertOpen("load()");
 			await context.ready();
 			await pool.query(`INSERT INTO ${tables.sessions} (id) VALUES ($1) ON CONFLICT (id) DO NOTHING`, [sessionId]);
 			return { id: sessionId, repaired: false, entries: readEntries() };
 		},
 
 		async append(entries: readonly SessionEntry[], expectedLastId: string | null): Promise<void> {
-			assertOpen("append()");
 			if (entries.length === 0) return;
 			await context.ready();
 			const last = entries[entries.length - 1] as SessionEntry;
@@ -147,7 +140,6 @@ export function createPostgresSessionStorage(context: StorageContext, sessionId:
 		},
 
 		async lock(): Promise<SessionStorageLock> {
-			assertOpen("lock()");
 			await context.ready();
 			if (held && !held.released) throw new Error(`@pi/session-postgres: this storage already holds the lock of session ${sessionId}`);
 			const lock = await acquireSessionLock(context.clientConfig, context.schema, sessionId);
@@ -161,7 +153,8 @@ export function createPostgresSessionStorage(context: StorageContext, sessionId:
 		},
 
 		async close(): Promise<void> {
-			closed = true;
+			// The pool is the store's and the lock's connection is released by the lock: nothing
+			// to free, and the storage stays usable, so a closed session can be opened again.
 		},
 	};
 }

@@ -53,7 +53,7 @@ describe("the session lock", () => {
 		child.kill("SIGKILL");
 		await once(child, "exit");
 		const session = await openWhenFree(sessionId);
-		expect(session.buildContext().messages.map((m) => (m as { content: string }).content)).toEqual(["written before the crash"]);
+		expect((await session.buildContext()).messages.map((m) => (m as { content: string }).content)).toEqual(["written before the crash"]);
 		await session.close();
 	});
 
@@ -69,7 +69,7 @@ describe("the session lock", () => {
 		await taker.close();
 		await session.close().catch(() => undefined);
 		const reopened = await other.open(sessionId);
-		expect(reopened.buildContext().messages.map((m) => (m as { content: string }).content)).toEqual(["one", "two, by the new driver"]);
+		expect((await reopened.buildContext()).messages.map((m) => (m as { content: string }).content)).toEqual(["one", "two, by the new driver"]);
 		await reopened.close();
 	});
 });

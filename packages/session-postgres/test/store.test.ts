@@ -89,7 +89,7 @@ describe("createPostgresSessionStore", () => {
 		const session = await store.open(sessionId);
 		expect(session.entryCount).toBe(2500);
 		expect(session.leafId).toBe("e2499");
-		expect(session.buildContext().messages).toHaveLength(2500);
+		expect((await session.buildContext()).messages).toHaveLength(2500);
 		await session.close();
 		await storage.close();
 	});

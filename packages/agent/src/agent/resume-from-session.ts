@@ -1,4 +1,6 @@
 import { getModel, type Model, type Provider } from "@pi/ai";
+import { buildSessionContext } from "../session/build-context.js";
+import { leafPath } from "../session/leaf-path.js";
 import type { Session } from "../session/session.js";
 import type { SessionModelRef } from "../session/session-entry.js";
 import type { AgentState } from "../types.js";
@@ -20,7 +22,8 @@ export interface ResumedState {
  * the catalog by the session's last `model_change` (or else its last reply's provider/model).
  */
 export function resumeFromSession(session: Session, initial: InitialState = {}): ResumedState {
-	const context = session.buildContext();
+	// The leaf's path is in memory: the constructor that calls this cannot await buildContext().
+	const context = buildSessionContext(leafPath(session));
 	if (initial.messages && context.messages.length > 0) {
 		throw new TypeError(
 			`Agent: initialState.messages was given, but session ${session.id} already holds ${context.messages.length} messages; ` +

@@ -1,4 +1,5 @@
 import type { Model } from "@pi/ai";
+import { leafPath } from "../session/leaf-path.js";
 import type { Session } from "../session/session.js";
 import type { SessionEntryInput, SessionModelRef } from "../session/session-entry.js";
 import type { AgentMessage, CompactionSummaryMessage, ThinkingLevel } from "../types.js";
@@ -29,7 +30,7 @@ export class SessionRecorder {
 		initial: RecordedSettings,
 	) {
 		this.recorded = initial;
-		for (const entry of session.path()) if (entry.type === "message") this.entryIds.set(entry.message as object, entry.id);
+		for (const entry of leafPath(session)) if (entry.type === "message") this.entryIds.set(entry.message as object, entry.id);
 	}
 
 	/** Records that `message` is stored as entry `entryId` (for code that appends on its own). */
@@ -48,7 +49,7 @@ export class SessionRecorder {
 	 */
 	async recordSettings(messages: readonly AgentMessage[], settings: { model: Model<any> | undefined; thinkingLevel: ThinkingLevel; systemPrompt: string }): Promise<void> {
 		const parentId = this.parentFor(messages);
-		const base = parentId === this.session.leafId ? this.recorded : this.settingsAt(parentId);
+		const base = parentId === this.session.leafId ? this.recorded : await this.settingsAt(parentId);
 		const inputs: SessionEntryInput[] = [];
 		const model = settings.model;
 		if (model && (base.model?.provider !== model.provider || base.model?.modelId !== model.id)) {
@@ -72,7 +73,7 @@ export class SessionRecorder {
 		const fresh = messages.slice(start).filter((message) => !isCompactionSummary(message));
 		if (fresh.length === 0) return;
 		const parentId = this.parentFor(messages);
-		if (parentId !== this.session.leafId) this.recorded = this.settingsAt(parentId);
+		if (parentId !== this.session.leafId) this.recorded = await this.settingsAt(parentId);
 		const entries = await this.session.append(
 			fresh.map((message) => ({ type: "message", message })),
 			{ parentId },
@@ -136,14 +137,9 @@ export class SessionRecorder {
 		return this.entryIds.has(message as object) || isCompactionSummary(message);
 	}
 
-	private settingsAt(entryId: string | null): RecordedSettings {
-		try {
-			const context = this.session.buildContext(entryId);
-			return { model: context.model, thinkingLevel: context.thinkingLevel ?? "off", systemPrompt: context.systemPrompt ?? "" };
-		} catch {
-			// That branch is not loaded: record every setting again.
-			return { model: undefined, thinkingLevel: "off", systemPrompt: "" };
-		}
+	private async settingsAt(entryId: string | null): Promise<RecordedSettings> {
+		const context = await this.session.buildContext(entryId);
+		return { model: context.model, thinkingLevel: context.thinkingLevel ?? "off", systemPrompt: context.systemPrompt ?? "" };
 	}
 }
 

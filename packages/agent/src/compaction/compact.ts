@@ -2,7 +2,7 @@ import { type AssistantMessage, type Message, type Model, type SimpleStreamOptio
 import { defaultConvertToLlm } from "../loop/default-convert-to-llm.js";
 import type { AgentMessage, CompactionSummaryMessage, StreamFn } from "../types.js";
 import { isCompactionSummary } from "./compaction-summary-message.js";
-import { CHARS_PER_TOKEN, type EstimateOptions, estimateContextTokens } from "./estimate-tokens.js";
+import { CHARS_PER_TOKEN, type EstimateOptions, estimateContextTokens, estimateMessageTokens } from "./estimate-tokens.js";
 import { findCutPoint } from "./find-cut-point.js";
 import { DEFAULT_KEEP_RECENT_TOKENS } from "./should-compact.js";
 import { buildSummaryPrompt, SUMMARY_SYSTEM_PROMPT } from "./summary-prompt.js";
@@ -41,6 +41,11 @@ export interface CompactionResult {
 	tokensBefore: number;
 }
 
+function lastSummaryIndex(messages: readonly AgentMessage[]): number {
+	for (let index = messages.length - 1; index >= 0; index--) if (isCompactionSummary(messages[index])) return index;
+	return -1;
+}
+
 /** Why {@link compact} failed. */
 export type CompactionErrorKind = "nothing-to-compact" | "aborted" | "failed";
 
@@ -49,7 +54,11 @@ export class CompactionError extends Error {
 	override readonly name = "CompactionError";
 
 	constructor(
-		/** `nothing-to-compact`: the transcript fits `keepRecentTokens`; `aborted`: the signal; `failed`: the summary call. */
+		/**
+		 * `nothing-to-compact`: the messages after the last summary fit `keepRecentTokens`, or no
+		 * safe cut leaves something to summarise and something to keep; `aborted`: the signal;
+		 * `failed`: the summary call.
+		 */
 		readonly kind: CompactionErrorKind,
 		message: string,
 		options?: { cause?: unknown },
@@ -67,6 +76,10 @@ export class CompactionError extends Error {
  * carried forward into the new one, so a long session can compact again and again without
  * forgetting its beginning. A split turn's beginning is summarised as a part of its own.
  *
+ * It never refuses while something can be summarised: when no cut keeps `keepRecentTokens`
+ * and still summarises something (one large message right after the last summary), it cuts at
+ * the oldest safe point after it ({@link findCutPoint}).
+ *
  * Rejects with a {@link CompactionError}: `nothing-to-compact`, `aborted` (the signal), or
  * `failed` (the summary call ended with an error, or with no text). API keys never appear in it.
  *
@@ -80,7 +93,15 @@ export async function compact(messages: readonly AgentMessage[], options: Compac
 	const keep = options.keepRecentTokens ?? DEFAULT_KEEP_RECENT_TOKENS;
 	const cut = findCutPoint(messages, keep);
 	if (cut.firstKeptIndex <= 0) {
-		throw new CompactionError("nothing-to-compact", `nothing to compact: the messages after the last summary fit keepRecentTokens (${keep})`);
+		let after = 0;
+		for (let index = lastSummaryIndex(messages) + 1; index < messages.length; index++) after += estimateMessageTokens(messages[index] as AgentMessage);
+		const fits = after < keep;
+		throw new CompactionError(
+			"nothing-to-compact",
+			fits
+				? `nothing to compact: the messages after the last summary fit keepRecentTokens (${keep})`
+				: "nothing to compact: no cut after the last summary leaves a message to summarise and one to keep without separating a tool call from its result",
+		);
 	}
 	if (options.signal?.aborted) throw new CompactionError("aborted", "compaction was aborted");
 	const tokensBefore = estimateContextTokens(messages, options.estimate).tokens;

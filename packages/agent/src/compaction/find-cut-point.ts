@@ -21,7 +21,11 @@ const USER_CUT_SLACK = 2;
 
 /**
  * Finds where to cut `messages` so that the newest `keepRecentTokens` (estimated) are kept
- * verbatim and the rest can be summarised. The cut keeps at least the budget.
+ * verbatim and the rest can be summarised. The cut keeps at least the budget when a safe cut
+ * that does so still leaves something to summarise; otherwise (a large message or a huge tool
+ * result right after the last summary) it is the oldest safe cut that summarises something,
+ * which keeps as much as it can. It returns 0 only when the messages after the last summary fit
+ * the budget, or when no safe cut leaves both something to summarise and something to keep.
  *
  * - It never separates a tool call from its result: every kept tool result has its call in the
  *   kept part, and every kept call that has a result keeps it. A kept part never starts with a
@@ -34,7 +38,8 @@ const USER_CUT_SLACK = 2;
  *   message between them to summarise.
  *
  * Walks back from the newest message only as far as the cut (plus the turn it falls in), so its
- * cost grows with `keepRecentTokens`, not with the transcript, besides finding the last summary.
+ * cost grows with `keepRecentTokens`, not with the transcript, besides finding the last summary
+ * (and, for the oldest-cut case, the turn it falls in).
  *
  * @example
  * ```ts
@@ -63,7 +68,7 @@ export function findCutPoint(messages: readonly AgentMessage[], keepRecentTokens
 	const budget = Math.max(0, keepRecentTokens);
 	let kept = 0;
 	let budgetIndex = -1;
-	for (let index = count - 1; index >= minCut; index--) {
+	for (let index = count - 1; index >= start; index--) {
 		kept += estimateMessageTokens(messages[index] as AgentMessage, options.api);
 		if (kept >= budget) {
 			budgetIndex = index;
@@ -80,7 +85,7 @@ export function findCutPoint(messages: readonly AgentMessage[], keepRecentTokens
 			break;
 		}
 	}
-	if (safeIndex < 0) return none;
+	if (safeIndex < 0) return oldestSafeCut(messages, safety, Math.max(minCut, budgetIndex + 1), start);
 
 	// The user message that opened this turn, if keeping from it stays within the slack.
 	let keptFrom = kept;
@@ -95,6 +100,25 @@ export function findCutPoint(messages: readonly AgentMessage[], keepRecentTokens
 		break;
 	}
 	return { firstKeptIndex: safeIndex, turnStartIndex: safeIndex, splitTurn: false };
+}
+
+/**
+ * No cut keeps the budget and summarises something (the messages just after the last summary
+ * are too large, or a huge tool result sits there): the oldest safe cut from `from` on, which
+ * keeps as much as it can and summarises the large part. It keeps at least one message. A cut
+ * inside a turn marks the turn's user message (after the summary) as its start.
+ */
+function oldestSafeCut(messages: readonly AgentMessage[], safety: SafeCuts, from: number, start: number): CutPoint {
+	for (let index = from; index < messages.length; index++) {
+		if (!safety.isSafe(index)) continue;
+		if (roleOf(messages[index]) !== "user") {
+			for (let earlier = index - 1; earlier >= start; earlier--) {
+				if (roleOf(messages[earlier]) === "user") return { firstKeptIndex: index, turnStartIndex: earlier, splitTurn: true };
+			}
+		}
+		return { firstKeptIndex: index, turnStartIndex: index, splitTurn: false };
+	}
+	return { firstKeptIndex: 0, turnStartIndex: 0, splitTurn: false };
 }
 
 /**

@@ -7,40 +7,13 @@ import {
 	validateToolArguments,
 } from "@pi/ai";
 import type { LoopRun } from "./loop-run-state.js";
+import type { CallState, ToolBatch } from "./tool-batch.js";
 import { errorText, guard } from "./run-failure.js";
 import { untilAborted } from "./until-aborted.js";
 import type { AgentTool, AgentToolResult, AgentToolUpdateCallback } from "../types.js";
 
 /** The text of the result of a tool call cut short by an abort. */
 export const TOOL_ABORTED_TEXT = "Tool execution was aborted.";
-
-/** One tool call of a batch, as it moves through prepare, execute and deliver. */
-interface CallState {
-	call: ToolCall;
-	tool: AgentTool<any> | undefined;
-	/** The validated arguments. */
-	args: unknown;
-	/** `tool_execution_start` was emitted. */
-	started: boolean;
-	/** Prepared and allowed to run. */
-	ready: boolean;
-	/** The final result; set right before its `tool_execution_end` is emitted. */
-	outcome: { result: AgentToolResult<unknown>; isError: boolean } | undefined;
-	/** The tool-result message, once delivered. */
-	message: ToolResultMessage | undefined;
-}
-
-/** The tool calls of one assistant message while they run: what a failing run must close. */
-export interface ToolBatch {
-	assistantMessage: AssistantMessage;
-	calls: CallState[];
-	/** Aborts the batch's tools: the run's signal, or a failure. */
-	controller: AbortController;
-	/** Set when a failure took the batch over: late tool completions are then ignored. */
-	closed: boolean;
-	/** Stops forwarding the run's abort to `controller`. */
-	unlink: () => void;
-}
 
 /** What a batch produced: its tool-result messages in call order, and whether every result asked to stop. */
 export interface BatchOutcome {

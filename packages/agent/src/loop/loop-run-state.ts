@@ -1,7 +1,7 @@
 import type { AssistantMessage, SimpleStreamOptions, ToolResultMessage } from "@pi/ai";
 import { type AgentEventSink, RunEmitter } from "./run-emitter.js";
 import type { AgentContext, AgentLoopConfig, AgentMessage, CompactionReason, StreamFn } from "../types.js";
-import type { ToolBatch } from "./execute-tool-calls.js";
+import type { ToolBatch } from "./tool-batch.js";
 
 /** The model reply being streamed: what a failing run must end and abort. */
 export interface ReplyInFlight {

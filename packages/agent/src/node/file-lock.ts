@@ -8,8 +8,8 @@
  * name, which fails if the name exists), so a reader never sees a half-written lock.
  */
 import { randomUUID } from "node:crypto";
-import { link, mkdir, readFile, rmdir, stat, unlink, writeFile } from "node:fs/promises";
-import { unlinkSync } from "node:fs";
+import { link, mkdir, open, rmdir, stat, unlink, writeFile } from "node:fs/promises";
+import { constants, unlinkSync } from "node:fs";
 import { hostname } from "node:os";
 import { SessionLockedError, type SessionLockHolder } from "../session/session-errors.js";
 import type { SessionStorageLock } from "../session/session-storage.js";
@@ -39,12 +39,13 @@ export async function acquireFileLock(lockPath: string, source: string): Promise
 	if (held.has(lockPath)) throw new SessionLockedError(source, describe({ pid: process.pid, hostname: hostname(), since: "", token: "" }, "this process"));
 	const record: LockRecord = { pid: process.pid, hostname: hostname(), since: new Date().toISOString(), token: randomUUID() };
 	const temporary = `${lockPath}.${process.pid}.${record.token.slice(0, 8)}.tmp`;
-	await writeFile(temporary, `${JSON.stringify(record)}\n`, { flag: "wx" });
+	await writeFile(temporary, `${JSON.stringify(record)}\n`, { flag: "wx", mode: 0o600 });
 	try {
 		for (let attempt = 0; ; attempt++) {
 			if (await tryLink(temporary, lockPath)) break;
 			const current = await readLock(lockPath);
 			if (current === "missing") continue; // released in between: try again
+			if (current === "not-a-file") throw notAFile(source, lockPath);
 			if (current !== "unreadable" && isLive(current)) throw new SessionLockedError(source, describe(current));
 			if (attempt >= 5) {
 				// Still stale after several takeovers: another process keeps winning the takeover.
@@ -84,12 +85,30 @@ async function tryLink(from: string, to: string): Promise<boolean> {
 	}
 }
 
-async function readLock(lockPath: string): Promise<LockRecord | "missing" | "unreadable"> {
+/** The longest lock file read: a real one is about 150 bytes. */
+const MAX_LOCK_BYTES = 4096;
+
+/**
+ * Reads the lock at `lockPath`. `not-a-file` for a symlink, FIFO, device or folder there: opened
+ * without following links and without blocking, so a FIFO planted as the lock cannot hang the open.
+ */
+async function readLock(lockPath: string): Promise<LockRecord | "missing" | "unreadable" | "not-a-file"> {
 	let text: string;
 	try {
-		text = await readFile(lockPath, "utf8");
+		const handle = await open(lockPath, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+		try {
+			if (!(await handle.stat()).isFile()) return "not-a-file";
+			const buffer = Buffer.alloc(MAX_LOCK_BYTES);
+			const { bytesRead } = await handle.read(buffer, 0, MAX_LOCK_BYTES, 0);
+			text = buffer.toString("utf8", 0, bytesRead);
+		} finally {
+			await handle.close();
+		}
 	} catch (error) {
-		if ((error as NodeJS.ErrnoException).code === "ENOENT") return "missing";
+		const code = (error as NodeJS.ErrnoException).code;
+		if (code === "ENOENT") return "missing";
+		// ELOOP: O_NOFOLLOW met a symlink.
+		if (code === "ELOOP" || code === "EISDIR" || code === "ENXIO") return "not-a-file";
 		throw error;
 	}
 	try {
@@ -142,6 +161,10 @@ async function takeOver(lockPath: string, stale: LockRecord | "unreadable", ours
 	} finally {
 		await rmdir(marker).catch(() => {});
 	}
+}
+
+function notAFile(source: string, lockPath: string): SessionLockedError {
+	return new SessionLockedError(source, { description: `${lockPath}, which is not a regular file (a symlink, a FIFO or a folder): remove it by hand once no process uses the session` });
 }
 
 function describe(record: LockRecord, who = `process ${record.pid}`): SessionLockHolder {

@@ -3,7 +3,7 @@
  * file must be cut so that it ends in complete, readable lines.
  */
 import type { FileHandle } from "node:fs/promises";
-import { parseEntry, parseHeader } from "./jsonl-format.js";
+import { groupRemainingOf, parseEntry } from "./jsonl-format.js";
 
 const CHUNK_BYTES = 64 * 1024;
 const NEWLINE = 0x0a;
@@ -37,20 +37,36 @@ export async function readText(file: FileHandle, start: number, end: number): Pr
 }
 
 /**
- * Where a file of `size` bytes must end to hold only complete lines whose last one parses:
- * a last line without its newline is torn, and a complete last line that does not parse (as
- * the header, for line 1, or as an entry) is dropped too. At most one line is dropped:
- * anything broken before it is corruption, for the reader to report.
+ * Where a file of `size` bytes must end to hold only complete lines and complete groups: a last
+ * line without its newline is torn (a complete line is never dropped, whatever it holds: a line
+ * that does not parse is corruption, for the reader to report), and a group whose last complete
+ * line says more entries follow (see `jsonl-format.ts`) was cut short, so all of it goes.
+ * `headerEnd` is where the entries start (0 when unknown: the first line is then never dropped
+ * here). Lines over `maxLineBytes` are not read here; the reader reports them.
  */
-export async function repairPoint(file: FileHandle, size: number): Promise<{ end: number; dropped: boolean }> {
+export async function repairPoint(file: FileHandle, size: number, maxLineBytes: number): Promise<{ end: number; dropped: boolean }> {
 	if (size === 0) return { end: 0, dropped: false };
 	const last = Buffer.allocUnsafe(1);
 	await file.read(last, 0, 1, size - 1);
-	const start = await lineStartBefore(file, size);
-	if (last[0] !== NEWLINE) return { end: start, dropped: true };
-	const text = await readText(file, start, size - 1);
-	const problem = start === 0 ? typeof parseHeader(text) === "string" : typeof parseEntry(text) === "string";
-	return problem ? { end: start, dropped: true } : { end: size, dropped: false };
+	let end = size;
+	let dropped = false;
+	if (last[0] !== NEWLINE) {
+		end = await lineStartBefore(file, size);
+		dropped = true;
+	}
+	// Walk back over the members of a group cut short: the last complete line says k entries
+	// follow, the one before it k + 1, and so on up to the group's first line.
+	let expected: number | undefined;
+	while (end > 0) {
+		const start = await lineStartBefore(file, end);
+		if (start === 0 || end - 1 - start > maxLineBytes) break; // the header, or a line the reader reports
+		const remaining = groupRemainingOf(await readText(file, start, end - 1));
+		if (remaining === undefined || remaining === 0 || (expected !== undefined && remaining !== expected)) break;
+		end = start;
+		dropped = true;
+		expected = remaining + 1;
+	}
+	return { end, dropped };
 }
 
 /**

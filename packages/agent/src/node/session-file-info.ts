@@ -1,16 +1,17 @@
 /**
  * What a listing of session files shows (a CLI's `sessions` command, a UI's history): id,
  * dates, model, first line and cost, read without taking the lock and without building the
- * tree. Only the lines that matter are parsed: replies (for cost and model), model changes,
- * the first user message, and the last line (for the date).
+ * tree. Every line is parsed (a search for substrings such as `"type":"message"` would miss a
+ * file written with other spacing, and can be fooled by a message that quotes one).
  */
+import { constants } from "node:fs";
 import { open, readdir } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { SessionCorruptError } from "../session/session-errors.js";
 import type { SessionModelRef } from "../session/session-entry.js";
 import { repairPoint } from "./file-tail.js";
 import { parseEntry, parseHeader } from "./jsonl-format.js";
-import { readFileLines } from "./jsonl-lines.js";
+import { DEFAULT_MAX_LINE_BYTES, readFileLines } from "./jsonl-lines.js";
 
 /** A summary of one session file. */
 export interface SessionFileInfo {
@@ -44,17 +45,17 @@ const FIRST_LINE_MAX = 200;
  */
 export async function readSessionFileInfo(path: string): Promise<SessionFileInfo> {
 	const absolute = resolve(path);
-	const file = await open(absolute, "r");
+	// Without blocking: a FIFO named *.jsonl would otherwise hang the listing.
+	const file = await open(absolute, constants.O_RDONLY | constants.O_NONBLOCK);
 	try {
-		const size = (await file.stat()).size;
-		const { end } = await repairPoint(file, size);
+		const stats = await file.stat();
+		if (!stats.isFile()) throw new SessionCorruptError({ source: absolute }, "not a regular file (a FIFO, a device or a folder)");
+		const size = stats.size;
+		const { end } = await repairPoint(file, size, DEFAULT_MAX_LINE_BYTES);
 		const info: SessionFileInfo = { path: absolute, id: "", createdAt: 0, updatedAt: 0, entryCount: 0, messageCount: 0, model: undefined, firstLine: undefined, cost: 0 };
 		let changedModel: SessionModelRef | undefined;
 		let replyModel: SessionModelRef | undefined;
-		let lastText: string | undefined;
-		let lastLine = 0;
-		let lastOffset = 0;
-		for await (const line of readFileLines(file, 0, end, 1)) {
+		for await (const line of readFileLines(file, 0, end, 1, absolute)) {
 			if (line.line === 1) {
 				const header = parseHeader(line.text);
 				if (typeof header === "string") throw new SessionCorruptError({ source: absolute, line: 1, byteOffset: 0 }, header);
@@ -63,34 +64,23 @@ export async function readSessionFileInfo(path: string): Promise<SessionFileInfo
 				info.updatedAt = info.createdAt;
 				continue;
 			}
-			info.entryCount++;
-			lastText = line.text;
-			lastLine = line.line;
-			lastOffset = line.offset;
-			const text = line.text;
-			const isMessage = text.includes('"type":"message"');
-			if (isMessage) info.messageCount++;
-			const wanted =
-				text.includes('"type":"model_change"') ||
-				(isMessage && text.includes('"role":"assistant"')) ||
-				(isMessage && info.firstLine === undefined && text.includes('"role":"user"'));
-			if (!wanted) continue;
-			const entry = parseEntry(text);
+			const entry = parseEntry(line.text);
 			if (typeof entry === "string") throw new SessionCorruptError({ source: absolute, line: line.line, byteOffset: line.offset }, entry);
+			info.entryCount++;
+			info.updatedAt = entry.timestamp;
 			if (entry.type === "model_change") changedModel = { provider: entry.provider, modelId: entry.modelId };
-			else if (entry.type === "message" && entry.message.role === "assistant") {
-				replyModel = { provider: entry.message.provider, modelId: entry.message.model };
-				info.cost += entry.message.usage?.cost?.total ?? 0;
-			} else if (entry.type === "message" && entry.message.role === "user" && info.firstLine === undefined) {
-				info.firstLine = firstLineOf(entry.message.content);
+			if (entry.type !== "message") continue;
+			info.messageCount++;
+			const message = entry.message as { role?: unknown; provider?: unknown; model?: unknown; usage?: { cost?: { total?: unknown } }; content?: unknown };
+			if (message.role === "assistant") {
+				replyModel = { provider: String(message.provider), modelId: String(message.model) };
+				const cost = message.usage?.cost?.total;
+				if (typeof cost === "number" && Number.isFinite(cost)) info.cost += cost;
+			} else if (message.role === "user" && info.firstLine === undefined) {
+				info.firstLine = firstLineOf(message.content);
 			}
 		}
 		if (info.id === "") throw new SessionCorruptError({ source: absolute, line: 1, byteOffset: 0 }, "the file has no session header");
-		if (lastText !== undefined) {
-			const last = parseEntry(lastText);
-			if (typeof last === "string") throw new SessionCorruptError({ source: absolute, line: lastLine, byteOffset: lastOffset }, last);
-			info.updatedAt = last.timestamp;
-		}
 		info.model = changedModel ?? replyModel;
 		return info;
 	} finally {

@@ -3,7 +3,7 @@
  * JSON text, so what comes back is exactly what a file would give (no shared objects, no
  * `undefined` fields, no values JSON cannot carry).
  */
-import { SessionClosedError, SessionConflictError, SessionLockedError } from "./session-errors.js";
+import { SessionConflictError, SessionLockedError } from "./session-errors.js";
 import { newSessionId } from "./session-ids.js";
 import type { SessionLog, SessionStorage, SessionStorageLock } from "./session-storage.js";
 import type { SessionEntry } from "./session-entry.js";
@@ -14,7 +14,11 @@ export interface MemorySessionStorageOptions {
 	id?: string;
 }
 
-/** A {@link SessionStorage} in memory; `reopen()` gives a second instance over the same log. */
+/**
+ * A {@link SessionStorage} in memory; `reopen()` gives a second instance over the same log.
+ * Closing keeps the entries: `openSession` over the same storage (or a `reopen()`) again
+ * continues the log.
+ */
 export interface MemorySessionStorage extends SessionStorage {
 	/**
 	 * Another storage over the same log, as a second process would see a file: it shares the
@@ -47,15 +51,10 @@ export function createMemorySessionStorage(options: MemorySessionStorageOptions 
 function memoryStorage(log: SharedLog, instances: { count: number }): MemorySessionStorage {
 	const self = {};
 	const number = ++instances.count;
-	let closed = false;
 	const source = `memory session ${log.id}`;
-	const assertOpen = () => {
-		if (closed) throw new SessionClosedError(`Storage of ${source} is closed`);
-	};
 
 	return {
 		async load(): Promise<SessionLog> {
-			assertOpen();
 			// A snapshot: appends made while the caller iterates are not part of this read.
 			const lines = log.lines.slice();
 			return {
@@ -67,7 +66,6 @@ function memoryStorage(log: SharedLog, instances: { count: number }): MemorySess
 			};
 		},
 		async append(entries: readonly SessionEntry[], expectedLastId: string | null): Promise<void> {
-			assertOpen();
 			if (log.lastId !== expectedLastId) throw new SessionConflictError(source, expectedLastId, log.lastId);
 			if (entries.length === 0) return;
 			// Serialize all first, so a value JSON cannot carry fails the whole append.
@@ -76,7 +74,6 @@ function memoryStorage(log: SharedLog, instances: { count: number }): MemorySess
 			log.lastId = (entries[entries.length - 1] as SessionEntry).id;
 		},
 		async lock(): Promise<SessionStorageLock> {
-			assertOpen();
 			if (log.holder !== undefined && log.holder !== self) {
 				throw new SessionLockedError(source, { description: `memory storage instance ${log.holderNumber}` });
 			}
@@ -92,7 +89,8 @@ function memoryStorage(log: SharedLog, instances: { count: number }): MemorySess
 			};
 		},
 		async close(): Promise<void> {
-			closed = true;
+			// Nothing to free: the log stays, as a file stays on disk, so the storage can be
+			// opened again (how a test or a browser simulates a restart).
 		},
 		reopen(): MemorySessionStorage {
 			return memoryStorage(log, instances);

@@ -79,6 +79,17 @@ export interface CompactionEntry<T = unknown> extends SessionEntryBase {
 }
 
 /**
+ * The leaf moved: `session.branch(id)` writes it, with the new leaf as its parent (`null`:
+ * before the first entry), so that a reopened session's leaf is where the app left it even
+ * when nothing was appended after the move. It adds nothing to the context, and nothing
+ * attaches under it: the next entry attaches to its parent. pi's coding agent reads it as an
+ * entry of an unknown type whose path leads to the new leaf, so it resumes there too.
+ */
+export interface LeafEntry extends SessionEntryBase {
+	type: "leaf";
+}
+
+/**
  * An entry of a session's log. Entries of other types (from pi's files, or newer versions) are
  * kept in the log as they are and ignored by `buildContext`.
  */
@@ -89,7 +100,8 @@ export type SessionEntry =
 	| SystemPromptChangeEntry
 	| LabelEntry
 	| CustomEntry
-	| CompactionEntry;
+	| CompactionEntry
+	| LeafEntry;
 
 /** The `type` values of {@link SessionEntry}. */
 export type SessionEntryType = SessionEntry["type"];
@@ -97,14 +109,15 @@ export type SessionEntryType = SessionEntry["type"];
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
 /**
- * An entry to append: the session fills in `id`, `parentId` (the leaf) and `timestamp`.
+ * An entry to append: the session fills in `id`, `parentId` (the leaf) and `timestamp`. A
+ * `leaf` entry is not one: `session.branch()` writes it.
  *
  * @example
  * ```ts
  * await session.append({ type: "custom", customType: "ui-state", data: { folded: [2] } });
  * ```
  */
-export type SessionEntryInput = DistributiveOmit<SessionEntry, "id" | "parentId" | "timestamp">;
+export type SessionEntryInput = DistributiveOmit<Exclude<SessionEntry, LeafEntry>, "id" | "parentId" | "timestamp">;
 
 /** A model named by a session: the catalog key of `getModel(provider, modelId)`. */
 export interface SessionModelRef {

@@ -44,7 +44,9 @@ export interface SessionStorageLock {
  *   naming the holder when someone else (another process, another storage instance) holds it.
  *   A lock whose holder died is taken over. A DB storage can implement it with an advisory lock.
  * - `close()` frees the storage's resources (it does not release a held lock: the lock's own
- *   `release` does). Calls after `close` reject.
+ *   `release` does). It keeps the log, and the storage can be opened again: a later `lock()`,
+ *   `load()` or `append()` takes what it needs again, as a new instance over the same log
+ *   would. `Session.close()` closes its storage, so `openSession(storage)` after it works.
  */
 export interface SessionStorage {
 	load(): Promise<SessionLog>;

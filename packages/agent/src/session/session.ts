@@ -1,23 +1,25 @@
 /**
  * A session: the tree of entries of one append-only log, the leaf where the next entry
- * attaches, and the context an agent resumes from. The storage keeps the log; the session keeps
- * the tree in memory, with the entries' contents for the active path only (other branches are
- * re-read from the storage when needed), so memory grows with the active path.
+ * attaches, and the context an agent resumes from. The storage keeps the log; the session's
+ * tree (`session-tree.ts`) keeps the entries' contents for the active path only, and its
+ * append queue (`append-queue.ts`) writes one append at a time.
  */
 import type { AgentMessage } from "../types.js";
+import { AppendQueue } from "./append-queue.js";
 import { buildSessionContext } from "./build-context.js";
 import { entryShapeProblem } from "./check-entry.js";
 import type { SessionContext, SessionEntry, SessionEntryInput, SessionMessageEntry } from "./session-entry.js";
-import { SessionClosedError, SessionCorruptError, SessionError } from "./session-errors.js";
+import { SessionClosedError, SessionError } from "./session-errors.js";
 import { newEntryId } from "./session-ids.js";
 import type { SessionLog, SessionStorage, SessionStorageLock } from "./session-storage.js";
+import { SessionTree } from "./session-tree.js";
 
 /** Options of {@link openSession}. */
 export interface OpenSessionOptions {
 	/**
 	 * Take the storage's single-writer lock for as long as the session is open. Default `true`;
-	 * `false` opens for reading (appends still work, but nothing stops a second writer except
-	 * the storage's conflict check).
+	 * `false` opens for reading (appends, and `branch()`, which writes a `leaf` entry, still
+	 * work, but nothing stops a second writer except the storage's conflict check).
 	 */
 	lock?: boolean;
 }
@@ -46,38 +48,32 @@ export interface AppendOptions {
 	parentId?: string | null;
 }
 
-/** What the session knows of every entry, loaded or not. */
-interface EntryNode {
-	id: string;
-	parentId: string | null;
-	/** Distance from the root (a root has 0). */
-	depth: number;
-	/** The entry itself, when loaded (always for the active path). */
-	entry: SessionEntry | undefined;
-}
+/** Proves a construction comes from {@link openSession}: the constructor is not public API. */
+const OPEN = Symbol("openSession");
+
+/** Builds a session over an opened storage; set by the class itself, so only this module can. */
+let construct: (storage: SessionStorage, log: SessionLog, lock: SessionStorageLock | undefined) => Promise<Session>;
 
 /**
  * Opens the session kept by `storage`: takes its lock (unless `lock: false`), streams its log,
- * checks that every entry is well-formed and names a known parent, and puts the leaf on the
- * last entry. Rejects with `SessionLockedError` when another writer holds the lock and with
- * `SessionCorruptError` when the log is broken (a torn last line is repaired by the storage
- * instead, and `session.repaired` says so).
+ * checks that every entry is well-formed and names a known parent, and puts the leaf where the
+ * log left it (its last entry, or where the last `branch()` moved it). Rejects with
+ * `SessionLockedError` when another writer holds the lock and with `SessionCorruptError` when
+ * the log is broken (a torn last line is repaired by the storage instead, and
+ * `session.repaired` says so). A storage whose session was closed can be opened again.
  *
  * @example
  * ```ts
  * const session = await openSession(createMemorySessionStorage());
  * await session.appendMessage({ role: "user", content: "Hello", timestamp: Date.now() });
- * session.buildContext().messages.length; // 1
+ * (await session.buildContext()).messages.length; // 1
  * await session.close();
  * ```
  */
 export async function openSession(storage: SessionStorage, options: OpenSessionOptions = {}): Promise<Session> {
 	const lock = options.lock === false ? undefined : await storage.lock();
 	try {
-		const log = await storage.load();
-		const session = new Session(storage, log, lock);
-		await session.readLog(log);
-		return session;
+		return await construct(storage, await storage.load(), lock);
 	} catch (error) {
 		await lock?.release().catch(() => {});
 		await storage.close().catch(() => {});
@@ -87,8 +83,9 @@ export async function openSession(storage: SessionStorage, options: OpenSessionO
 
 /**
  * One conversation's log as a tree. Create it with {@link openSession} (or `openSessionFile`
- * from `@pi/agent-core/node`). Appends are serialized: each one waits for the ones before it,
- * and the leaf moves only once the storage has accepted the entries.
+ * from `@pi/agent-core/node`): the constructor is private, because opening takes the lock and
+ * checks the log. Appends are serialized: each one waits for the ones before it, and the leaf
+ * moves only once the storage has accepted the entries.
  */
 export class Session {
 	/** The session's id, from its storage. */
@@ -96,26 +93,34 @@ export class Session {
 	/** True when opening dropped a torn or unreadable last line of the log. */
 	readonly repaired: boolean;
 
-	private readonly nodes = new Map<string, EntryNode>();
-	/** Entry ids in log order. */
-	private readonly order: string[] = [];
-	private readonly labels = new Map<string, string>();
-	private readonly idempotencyKeys = new Map<string, string>();
+	private readonly tree: SessionTree;
+	private readonly queue = new AppendQueue();
 	private leaf: string | null = null;
-	private lastId: string | null = null;
-	/** False once an entry's content was released (it is then re-read from the storage). */
-	private allLoaded = true;
-	private queue: Promise<unknown> = Promise.resolve();
 	private closed: Promise<void> | undefined;
 
-	/** @internal Use {@link openSession}. */
-	constructor(
+	static {
+		construct = async (storage, log, lock) => {
+			const session = new Session(OPEN, storage, log, lock);
+			await session.tree.read(log);
+			session.leaf = session.tree.leafAtEnd();
+			return session;
+		};
+	}
+
+	private constructor(
+		token: symbol,
 		private readonly storage: SessionStorage,
 		log: SessionLog,
 		private readonly lock: SessionStorageLock | undefined,
 	) {
+		// A JavaScript caller can reach a private constructor; it would skip the lock and the checks.
+		if (token !== OPEN) throw new TypeError("Session: open a session with openSession(storage) (or openSessionFile(path) from @pi/agent-core/node), not new Session()");
 		this.id = log.id;
 		this.repaired = log.repaired;
+		this.tree = new SessionTree(log.id, () => {
+			if (this.closed) return Promise.reject(new SessionClosedError(`Session ${this.id} is closed: the entries asked for are not in memory, and its storage is not read after close()`));
+			return this.storage.load();
+		});
 	}
 
 	/** The entry the next append attaches to; `null` before the first entry (or after `branch(null)`). */
@@ -123,9 +128,9 @@ export class Session {
 		return this.leaf;
 	}
 
-	/** How many entries the log holds. */
+	/** How many entries the log holds (`leaf` entries written by `branch()` included). */
 	get entryCount(): number {
-		return this.order.length;
+		return this.tree.size;
 	}
 
 	/** True once `close()` was called. */
@@ -139,82 +144,89 @@ export class Session {
 	 */
 	async entries(): Promise<SessionEntry[]> {
 		this.assertOpen();
-		if (this.allLoaded) return this.order.map((id) => this.nodes.get(id)?.entry as SessionEntry);
-		const result: SessionEntry[] = [];
-		const log = await this.storage.load();
-		for await (const entry of log.entries) if (this.nodes.has(entry.id)) result.push(entry);
-		return result;
+		return this.tree.complete ? this.tree.entries() : this.afterAppends(() => this.tree.entries());
 	}
 
-	/** The entry with this id if it is loaded (every entry of the active path is), else `undefined`. */
+	/**
+	 * The entry with this id if it is in memory, else `undefined`. Every entry of the active
+	 * path (root to leaf) is; `await session.path(id)` gives the entries of any branch.
+	 */
 	getEntry(id: string): SessionEntry | undefined {
-		return this.nodes.get(id)?.entry;
+		return this.tree.loaded(id);
 	}
 
 	/** True when the log has an entry with this id. */
 	hasEntry(id: string): boolean {
-		return this.nodes.has(id);
+		return this.tree.has(id);
 	}
 
 	/** The id of the entry's parent (`null` for a root), or `undefined` for an unknown id. */
 	parentOf(id: string): string | null | undefined {
-		return this.nodes.get(id)?.parentId;
+		return this.tree.parentOf(id);
 	}
 
 	/** The latest label of an entry (from `label` entries), if any. */
 	getLabel(id: string): string | undefined {
-		return this.labels.get(id);
+		return this.tree.label(id);
 	}
 
 	/** The id of the message entry appended with this idempotency key, if any. */
 	findByIdempotencyKey(key: string): string | undefined {
-		return this.idempotencyKeys.get(key);
+		return this.tree.idempotencyKey(key);
 	}
 
 	/**
-	 * The entries from the root to `leafId` (default: the leaf), root first. Throws a
-	 * `SessionError` for an unknown id, or when that branch is not loaded: after a reopen only
-	 * the active path is in memory; `await session.branch(id)` loads another one.
-	 */
-	path(leafId: string | null = this.leaf): SessionEntry[] {
-		const result: SessionEntry[] = [];
-		let id = leafId;
-		while (id !== null) {
-			const node = this.nodes.get(id);
-			if (!node) throw new SessionError(`Session ${this.id} has no entry ${id}`);
-			if (!node.entry) {
-				throw new SessionError(`Session ${this.id}: the branch of entry ${leafId} is not loaded; await session.branch(${JSON.stringify(leafId)}) first`);
-			}
-			result.push(node.entry);
-			id = node.parentId;
-		}
-		return result.reverse();
-	}
-
-	/**
-	 * The context of the path to `leafId` (default: the leaf): its messages (after a compaction,
-	 * the summary then the kept messages) and its latest model, thinking level and system prompt.
+	 * The entries from the root to `leafId` (default: the leaf), root first, for any entry of
+	 * the log. Never moves the leaf. Entries of a branch that is not in memory (after a reopen
+	 * only the active path is) are read from the storage for this call and not kept, so the
+	 * session's memory stays bound to its active path; such a read waits for the appends queued
+	 * before it. Rejects with a `SessionError` for an
+	 * unknown id, and with `SessionClosedError` after `close()` when it would have to read.
 	 *
 	 * @example
 	 * ```ts
-	 * const { messages, model } = session.buildContext();
+	 * const replies = (await session.path()).filter((entry) => entry.type === "message" && entry.message.role === "assistant");
 	 * ```
 	 */
-	buildContext(leafId: string | null = this.leaf): SessionContext {
-		return buildSessionContext(this.path(leafId));
+	path(leafId: string | null = this.leaf): Promise<SessionEntry[]> {
+		return this.tree.inMemory(leafId) ? this.tree.path(leafId) : this.afterAppends(() => this.tree.path(leafId));
+	}
+
+	/**
+	 * The context of the path to `leafId` (default: the leaf), for any entry of the log, on any
+	 * storage, also after a reopen: its messages (after a compaction, the summary then the kept
+	 * messages) and its latest model, thinking level and system prompt. Never moves the leaf
+	 * (`branch()` does). It always returns a promise, because another branch may have to be
+	 * read from the storage (see {@link Session.path}).
+	 *
+	 * @example
+	 * ```ts
+	 * const { messages, model } = await session.buildContext();
+	 * const other = await session.buildContext(olderReplyId); // another branch; the leaf stays
+	 * ```
+	 */
+	async buildContext(leafId: string | null = this.leaf): Promise<SessionContext> {
+		return buildSessionContext(await this.path(leafId));
 	}
 
 	/**
 	 * Moves the leaf to `entryId` (`null`: before the first entry), so the next append starts a
-	 * new branch there; the old branch stays in the log. Loads that branch if it is not in memory.
-	 * The leaf itself is not persisted: a reopened session's leaf is the log's last entry, so a
-	 * branch lasts once something is appended to it.
+	 * new branch there; the old branch stays in the log. The move is written to the log (a
+	 * `leaf` entry), so a reopened session's leaf is here too, even when nothing was appended
+	 * after it. Loads that branch into memory (it becomes the active path). Queued with the
+	 * appends; moving to the current leaf writes nothing.
 	 */
 	async branch(entryId: string | null): Promise<void> {
 		this.assertOpen();
-		if (entryId !== null && !this.nodes.has(entryId)) throw new SessionError(`Session ${this.id} has no entry ${entryId} to branch from`);
-		await this.ensureLoaded(entryId);
-		this.leaf = entryId;
+		if (entryId !== null && !this.tree.has(entryId)) throw new SessionError(`Session ${this.id} has no entry ${entryId} to branch from`);
+		return this.queue.run(async () => {
+			await this.tree.ensureLoaded(entryId);
+			if (entryId === this.leaf) return;
+			const entry: SessionEntry = { type: "leaf", id: this.freshId(new Set()), parentId: entryId, timestamp: Date.now() };
+			await this.storage.append([entry], this.tree.lastId);
+			this.tree.add(entry);
+			this.leaf = entryId;
+		});
 	}
 
 	/**
@@ -225,8 +237,8 @@ export class Session {
 		const key = options.idempotencyKey;
 		return this.enqueue(async () => {
 			if (key !== undefined) {
-				const existing = this.idempotencyKeys.get(key);
-				if (existing !== undefined) return (await this.loadEntry(existing)) as SessionMessageEntry;
+				const existing = this.tree.idempotencyKey(key);
+				if (existing !== undefined) return (await this.tree.entry(existing)) as SessionMessageEntry;
 			}
 			const input: SessionEntryInput = { type: "message", message };
 			if (key !== undefined) input.idempotencyKey = key;
@@ -244,9 +256,9 @@ export class Session {
 	 * Entries after `entryId` on its branch are not on the new path.
 	 */
 	async replaceMessage(entryId: string, message: AgentMessage, options: Omit<AppendMessageOptions, "parentId" | "replaces"> = {}): Promise<SessionMessageEntry> {
-		const node = this.nodes.get(entryId);
-		if (!node) throw new SessionError(`Session ${this.id} has no entry ${entryId} to replace`);
-		return this.appendMessage(message, { ...options, parentId: node.parentId, replaces: entryId });
+		const parentId = this.tree.parentOf(entryId);
+		if (parentId === undefined) throw new SessionError(`Session ${this.id} has no entry ${entryId} to replace`);
+		return this.appendMessage(message, { ...options, parentId, replaces: entryId });
 	}
 
 	/**
@@ -264,14 +276,17 @@ export class Session {
 
 	/** Names entry `targetId` (`label: undefined` removes the name), by appending a `label` entry. */
 	async setLabel(targetId: string, label: string | undefined): Promise<void> {
-		if (!this.nodes.has(targetId)) throw new SessionError(`Session ${this.id} has no entry ${targetId} to label`);
+		if (!this.tree.has(targetId)) throw new SessionError(`Session ${this.id} has no entry ${targetId} to label`);
 		await this.append([{ type: "label", targetId, label }]);
 	}
 
-	/** Waits for the appends in flight, releases the lock and closes the storage. Idempotent. */
+	/**
+	 * Waits for the appends in flight, releases the lock and closes the storage, which keeps
+	 * its entries: `openSession` over it again continues where this one stopped. Idempotent.
+	 */
 	close(): Promise<void> {
 		this.closed ??= (async () => {
-			await this.queue.catch(() => {});
+			await this.queue.idle();
 			try {
 				await this.lock?.release();
 			} finally {
@@ -281,113 +296,24 @@ export class Session {
 		return this.closed;
 	}
 
-	/** @internal Reads the log once, at open. */
-	async readLog(log: SessionLog): Promise<void> {
-		let index = 0;
-		let missing = false;
-		for await (const entry of log.entries) {
-			index++;
-			const problem = entryShapeProblem(entry) ?? this.linkProblem(entry);
-			if (problem) throw new SessionCorruptError({ source: `session ${this.id}, entry ${index}` }, problem);
-			if (entry.parentId !== this.lastId) missing = this.releaseOffPath(this.lastId, entry.parentId) || missing;
-			this.add(entry);
-		}
-		this.leaf = this.lastId;
-		if (missing) await this.ensureLoaded(this.leaf);
-	}
-
-	private linkProblem(entry: SessionEntry): string | undefined {
-		if (this.nodes.has(entry.id)) return `duplicate entry id ${entry.id}`;
-		if (entry.parentId !== null && !this.nodes.has(entry.parentId)) return `entry ${entry.id} names an unknown parent ${entry.parentId}`;
-		return undefined;
-	}
-
-	private add(entry: SessionEntry): void {
-		const parent = entry.parentId === null ? undefined : this.nodes.get(entry.parentId);
-		this.nodes.set(entry.id, { id: entry.id, parentId: entry.parentId, depth: parent ? parent.depth + 1 : 0, entry });
-		this.order.push(entry.id);
-		this.lastId = entry.id;
-		if (entry.type === "label") {
-			if (entry.label === undefined) this.labels.delete(entry.targetId);
-			else this.labels.set(entry.targetId, entry.label);
-		} else if (entry.type === "message" && entry.idempotencyKey !== undefined) {
-			this.idempotencyKeys.set(entry.idempotencyKey, entry.id);
-		}
-	}
-
 	/**
-	 * While reading, keeps contents only on the path to the newest entry: when an entry attaches
-	 * elsewhere than the previous one, the old path below the common ancestor is released.
-	 * Returns true when the new path crosses an entry released earlier.
+	 * Runs a read of the storage after the appends queued before it, so that it never reads a
+	 * log while one of them is half-written (a file's reader could take it for a torn tail).
 	 */
-	private releaseOffPath(oldTip: string | null, newParent: string | null): boolean {
-		let a = oldTip === null ? undefined : this.nodes.get(oldTip);
-		let b = newParent === null ? undefined : this.nodes.get(newParent);
-		let missing = false;
-		const release = (node: EntryNode) => {
-			if (node.entry) {
-				node.entry = undefined;
-				this.allLoaded = false;
-			}
-		};
-		while (a && (!b || a.depth > b.depth)) {
-			release(a);
-			a = a.parentId === null ? undefined : this.nodes.get(a.parentId);
-		}
-		while (b && (!a || b.depth > a.depth)) {
-			if (!b.entry) missing = true;
-			b = b.parentId === null ? undefined : this.nodes.get(b.parentId);
-		}
-		while (a && b && a !== b) {
-			release(a);
-			if (!b.entry) missing = true;
-			a = a.parentId === null ? undefined : this.nodes.get(a.parentId);
-			b = b.parentId === null ? undefined : this.nodes.get(b.parentId);
-		}
-		return missing;
+	private afterAppends<T>(read: () => Promise<T>): Promise<T> {
+		return this.queue.run(read);
 	}
 
-	/** Re-reads the log for the contents of the path to `leafId`, when any is missing. */
-	private async ensureLoaded(leafId: string | null): Promise<void> {
-		const needed = new Set<string>();
-		for (let id = leafId; id !== null; ) {
-			const node = this.nodes.get(id) as EntryNode;
-			if (!node.entry) needed.add(id);
-			id = node.parentId;
-		}
-		if (needed.size > 0) await this.reload(needed);
-	}
-
-	private async loadEntry(id: string): Promise<SessionEntry> {
-		const node = this.nodes.get(id) as EntryNode;
-		if (!node.entry) await this.reload(new Set([id]));
-		return node.entry as SessionEntry;
-	}
-
-	private async reload(ids: Set<string>): Promise<void> {
-		const log = await this.storage.load();
-		for await (const entry of log.entries) {
-			if (!ids.has(entry.id)) continue;
-			const node = this.nodes.get(entry.id);
-			if (node) node.entry = entry;
-		}
-		for (const id of ids) {
-			if (!this.nodes.get(id)?.entry) throw new SessionError(`Session ${this.id}: entry ${id} vanished from the storage`);
-		}
-	}
-
-	/** Runs appends one at a time, in call order. */
+	/** Runs an append after the ones before it; rejects at once when the session is closed. */
 	private enqueue<T>(task: () => Promise<T>): Promise<T> {
 		this.assertOpen();
-		const result = this.queue.then(task, task);
-		this.queue = result.catch(() => {});
-		return result;
+		return this.queue.run(task);
 	}
 
 	private async write(inputs: readonly SessionEntryInput[], parentId: string | null | undefined): Promise<SessionEntry[]> {
 		if (inputs.length === 0) return [];
 		let parent = parentId === undefined ? this.leaf : parentId;
-		if (parent !== null && !this.nodes.has(parent)) throw new SessionError(`Session ${this.id} has no entry ${parent} to append under`);
+		if (parent !== null && !this.tree.has(parent)) throw new SessionError(`Session ${this.id} has no entry ${parent} to append under`);
 		const timestamp = Date.now();
 		const fresh = new Set<string>();
 		const entries: SessionEntry[] = [];
@@ -395,24 +321,24 @@ export class Session {
 			// The pinned line order: type, id, parentId, timestamp, then the entry's own fields.
 			const { type, ...fields } = input;
 			const entry = { type, id: this.freshId(fresh), parentId: parent, timestamp, ...fields } as SessionEntry;
-			const problem = entryShapeProblem(entry);
+			const problem = (entry.type === "leaf" ? "a leaf entry is written by session.branch(), not appended" : undefined) ?? entryShapeProblem(entry);
 			if (problem) throw new TypeError(`Session ${this.id}: cannot append entry ${index}: ${problem}`);
-			if (entry.type === "label" && !this.nodes.has(entry.targetId) && !fresh.has(entry.targetId)) {
+			if (entry.type === "label" && !this.tree.has(entry.targetId) && !fresh.has(entry.targetId)) {
 				throw new SessionError(`Session ${this.id} has no entry ${entry.targetId} to label`);
 			}
 			entries.push(entry);
 			parent = entry.id;
 		}
-		await this.storage.append(entries, this.lastId);
-		for (const entry of entries) this.add(entry);
-		this.leaf = this.lastId;
+		await this.storage.append(entries, this.tree.lastId);
+		for (const entry of entries) this.tree.add(entry);
+		this.leaf = parent;
 		return entries;
 	}
 
 	private freshId(taken: Set<string>): string {
 		for (;;) {
 			const id = newEntryId();
-			if (!this.nodes.has(id) && !taken.has(id)) {
+			if (!this.tree.has(id) && !taken.has(id)) {
 				taken.add(id);
 				return id;
 			}

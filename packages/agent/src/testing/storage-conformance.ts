@@ -1,11 +1,14 @@
 /**
  * The storage conformance suite: the behaviour every `SessionStorage` promises, as vitest
- * tests. Run it on your own storage to check it against the contract.
+ * tests. Run it on your own storage to check it against the contract: ids, log order, all-or-
+ * nothing appends and their conflict check, the lock, a storage opened again after `close()`,
+ * and what a `Session` over it promises (`buildContext` and `path` of every branch after a
+ * reopen without moving the leaf, the leaf a `branch()` left surviving a reopen).
  */
 import { describe, expect, it } from "vitest";
 import { openSession } from "../session/session.js";
 import type { SessionEntry } from "../session/session-entry.js";
-import { SessionConflictError, SessionLockedError } from "../session/session-errors.js";
+import { SessionClosedError, SessionConflictError, SessionLockedError } from "../session/session-errors.js";
 import type { SessionStorage } from "../session/session-storage.js";
 
 /** One fresh, empty log of the storage under test. */
@@ -164,22 +167,102 @@ export function sessionStorageConformance(name: string, options: SessionStorageC
 		it("serves openSession: branches, reopen and buildContext agree", async () => {
 			await withLog(async (open) => {
 				const session = await openSession(await open());
-				const user = { role: "user" as const, content: "first", timestamp: 1 };
-				const root = await session.appendMessage(user);
-				const a = await session.appendMessage({ role: "user", content: "branch a", timestamp: 2 });
+				const root = await session.appendMessage(user("first", 1));
+				const a = await session.appendMessage(user("branch a", 2));
 				await session.branch(root.id);
-				const b = await session.appendMessage({ role: "user", content: "branch b", timestamp: 3 });
-				const before = { a: session.buildContext(a.id), b: session.buildContext(b.id) };
+				const b = await session.appendMessage(user("branch b", 3));
+				const before = { a: await session.buildContext(a.id), b: await session.buildContext(b.id) };
 				await session.close();
 
 				const reopened = await openSession(await open());
 				expect(reopened.id).toBe(session.id);
 				expect(reopened.leafId).toBe(b.id);
-				expect(reopened.buildContext()).toEqual(before.b);
+				expect(await reopened.buildContext()).toEqual(before.b);
 				await reopened.branch(a.id);
-				expect(reopened.buildContext()).toEqual(before.a);
-				expect((await reopened.entries()).map((e) => e.id)).toEqual([root.id, a.id, b.id]);
+				expect(await reopened.buildContext()).toEqual(before.a);
+				expect((await reopened.entries()).filter((e) => e.type === "message").map((e) => e.id)).toEqual([root.id, a.id, b.id]);
 				await reopened.close();
+			});
+		});
+
+		it("buildContext(id) and path(id) give any entry's branch after a reopen, as a promise, and never move the leaf", async () => {
+			await withLog(async (open) => {
+				const session = await openSession(await open());
+				await session.append([{ type: "model_change", provider: "openai", modelId: "gpt-6-luna" }]);
+				const root = await session.appendMessage(user("root", 1));
+				// Five branches from the root, three messages each; the last one stays the active path.
+				const tips: string[] = [];
+				for (let branch = 0; branch < 5; branch++) {
+					await session.branch(root.id);
+					if (branch === 2) await session.append([{ type: "thinking_level_change", thinkingLevel: "high" }]);
+					let tip = "";
+					for (let step = 0; step < 3; step++) tip = (await session.appendMessage(user(`branch ${branch} step ${step}`, 10 * branch + step))).id;
+					tips.push(tip);
+				}
+				const expected = await Promise.all(tips.map((tip) => session.buildContext(tip)));
+				const paths = await Promise.all(tips.map((tip) => session.path(tip)));
+				await session.close();
+
+				const reopened = await openSession(await open());
+				const leaf = reopened.leafId;
+				expect(leaf).toBe(tips[4]);
+				for (const [index, tip] of tips.entries()) {
+					const pending = reopened.buildContext(tip);
+					expect(pending).toBeInstanceOf(Promise);
+					expect(await pending).toEqual(expected[index]);
+					expect(await reopened.path(tip)).toEqual(paths[index]);
+					expect(reopened.leafId).toBe(leaf);
+				}
+				expect((await reopened.buildContext(tips[2])).thinkingLevel).toBe("high");
+				expect((await reopened.buildContext(tips[1])).thinkingLevel).toBeUndefined();
+				expect((await reopened.buildContext(tips[0])).model).toEqual({ provider: "openai", modelId: "gpt-6-luna" });
+				// A context in the middle of an old branch, and of the root.
+				const middle = (paths[0] as SessionEntry[]).find((entry) => entry.type === "message" && textOf(entry.message) === "branch 0 step 0") as SessionEntry;
+				expect((await reopened.buildContext(middle.id)).messages.map(textOf)).toEqual(["root", "branch 0 step 0"]);
+				expect((await reopened.buildContext(root.id)).messages.map(textOf)).toEqual(["root"]);
+				expect(await reopened.buildContext(null)).toEqual({ messages: [], model: undefined, thinkingLevel: undefined, systemPrompt: undefined });
+				expect(reopened.buildContext()).toBeInstanceOf(Promise);
+				await expect(reopened.buildContext("no-such-entry")).rejects.toThrow(/no entry no-such-entry/);
+				// The next append still continues the active path.
+				const next = await reopened.appendMessage(user("after", 99));
+				expect(next.parentId).toBe(tips[4]);
+				await reopened.close();
+			});
+		});
+
+		it("keeps the leaf across a reopen: a branch() with nothing appended after it survives", async () => {
+			await withLog(async (open) => {
+				const session = await openSession(await open());
+				const first = await session.appendMessage(user("one", 1));
+				const second = await session.appendMessage(user("two", 2));
+				await session.appendMessage(user("three", 3));
+				await session.branch(second.id);
+				await session.close();
+
+				const reopened = await openSession(await open());
+				expect(reopened.leafId).toBe(second.id);
+				expect((await reopened.buildContext()).messages.map(textOf)).toEqual(["one", "two"]);
+				await reopened.branch(first.id);
+				await reopened.close();
+
+				const again = await openSession(await open());
+				expect(again.leafId).toBe(first.id);
+				const reply = await again.appendMessage(user("one, again", 4));
+				expect(reply.parentId).toBe(first.id);
+				await again.branch(null);
+				await again.close();
+
+				const empty = await openSession(await open());
+				expect(empty.leafId).toBeNull();
+				expect((await empty.buildContext()).messages).toEqual([]);
+				expect((await empty.buildContext(reply.id)).messages.map(textOf)).toEqual(["one", "one, again"]);
+				const root = await empty.appendMessage(user("a new root", 5));
+				expect(root.parentId).toBeNull();
+				await empty.close();
+
+				const last = await openSession(await open());
+				expect(last.leafId).toBe(root.id);
+				await last.close();
 			});
 		});
 
@@ -193,13 +276,42 @@ export function sessionStorageConformance(name: string, options: SessionStorageC
 			});
 		});
 
-		it("rejects calls after close", async () => {
+		it("opens the same storage again after its session was closed: closing releases the session, the log stays", async () => {
+			await withLog(async (open) => {
+				const storage = await open();
+				const session = await openSession(storage);
+				const first = await session.appendMessage(user("before the restart", 1));
+				await session.close();
+				await expect(session.appendMessage(user("late", 2))).rejects.toBeInstanceOf(SessionClosedError);
+
+				const again = await openSession(storage);
+				expect(again.id).toBe(session.id);
+				expect(again.leafId).toBe(first.id);
+				const second = await again.appendMessage(user("after the restart", 2));
+				// Still one writer at a time: the lock was taken again.
+				await expect(openSession(await open())).rejects.toBeInstanceOf(SessionLockedError);
+				await again.close();
+
+				const third = await openSession(storage);
+				expect((await third.buildContext()).messages.map(textOf)).toEqual(["before the restart", "after the restart"]);
+				expect(third.leafId).toBe(second.id);
+				await third.close();
+				expect((await collect((await (await open()).load()).entries)).map((e) => e.id)).toEqual([first.id, second.id]);
+			});
+		});
+
+		it("serves a storage again after close(): load, append and lock work as on a new instance", async () => {
 			await withLog(async (open) => {
 				const storage = await open();
 				await storage.load();
+				await storage.append([message("a", null)], null);
 				await storage.close();
-				await expect(storage.load()).rejects.toThrow();
-				await expect(storage.append([message("a", null)], null)).rejects.toThrow();
+				expect((await collect((await storage.load()).entries)).map((e) => e.id)).toEqual(["a"]);
+				await storage.append([message("b", "a")], "a");
+				await storage.close();
+				const lock = await storage.lock();
+				await lock.release();
+				expect((await collect((await (await open()).load()).entries)).map((e) => e.id)).toEqual(["a", "b"]);
 			});
 		});
 	});
@@ -209,6 +321,14 @@ async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
 	const result: T[] = [];
 	for await (const item of iterable) result.push(item);
 	return result;
+}
+
+function user(content: string, timestamp: number) {
+	return { role: "user" as const, content, timestamp };
+}
+
+function textOf(message: unknown): unknown {
+	return (message as { content?: unknown }).content;
 }
 
 function message(id: string, parentId: string | null, text = `text of ${id}`): SessionEntry {

@@ -56,18 +56,18 @@ describe("compaction in a session", () => {
 			"prompt 0", "answer 1", "prompt 1", "answer 2", "prompt 2", "answer 3", "prompt 3", "answer 4",
 		]);
 		// The session's context is the agent's, exactly (the summary's timestamp included).
-		expect(session.buildContext().messages).toEqual(agent.state.messages);
+		expect((await session.buildContext()).messages).toEqual(agent.state.messages);
 		await session.close();
 
 		const reopened = await openSession(storage.reopen());
-		expect(reopened.buildContext().messages).toEqual(agent.state.messages);
+		expect((await reopened.buildContext()).messages).toEqual(agent.state.messages);
 		const resumed = new Agent({ session: reopened, initialState: { model }, compaction: settings });
 		expect(resumed.state.messages).toEqual(agent.state.messages);
 		// The resumed agent goes on from the summary: the next call starts with it.
 		await resumed.prompt("And next?");
 		const next = calls.main.at(-1);
 		expect(textOf(next?.messages[0])).toContain("<summary>\n## Goal\nSummary 1.\n</summary>");
-		expect(reopened.buildContext().messages).toEqual(resumed.state.messages);
+		expect((await reopened.buildContext()).messages).toEqual(resumed.state.messages);
 		await reopened.close();
 	});
 
@@ -93,7 +93,7 @@ describe("compaction in a session", () => {
 		expect(calls.summaries.length).toBe(compactions(entries).length);
 		expect(messageEntries(entries)).toHaveLength(24);
 		expect(agent.state.messages.filter((message) => message.role === "compactionSummary")).toHaveLength(1);
-		expect(session.buildContext().messages).toEqual(agent.state.messages);
+		expect((await session.buildContext()).messages).toEqual(agent.state.messages);
 		// Each summary call after the first carried the summary before it.
 		for (let index = 1; index < calls.summaries.length; index++) expect(JSON.stringify(calls.summaries[index]?.messages)).toContain("<previous-summary>");
 		await session.close();
@@ -117,13 +117,13 @@ describe("compaction in a session", () => {
 		expect(failed).toBeDefined();
 		// Siblings: both under the prompt that overflowed.
 		expect(compaction?.parentId).toBe(failed?.parentId);
-		expect(session.path().some((entry) => entry.id === failed?.id)).toBe(false);
-		expect(session.buildContext().messages).toEqual(agent.state.messages);
+		expect((await session.path()).some((entry) => entry.id === failed?.id)).toBe(false);
+		expect((await session.buildContext()).messages).toEqual(agent.state.messages);
 		expect(agent.state.messages.some((message) => message.role === "assistant" && message.stopReason === "error")).toBe(false);
 		await session.close();
 
 		const reopened = await openSession(storage.reopen());
-		expect(reopened.buildContext().messages).toEqual(agent.state.messages);
+		expect((await reopened.buildContext()).messages).toEqual(agent.state.messages);
 		expect((await reopened.entries()).some((entry) => entry.id === failed?.id)).toBe(true);
 		await reopened.close();
 	});
@@ -142,7 +142,7 @@ describe("compaction in a session", () => {
 
 			const reopened = await openSessionFile(path);
 			expect(compactions(await reopened.entries()).length).toBeGreaterThanOrEqual(1);
-			expect(reopened.buildContext().messages).toEqual(context);
+			expect((await reopened.buildContext()).messages).toEqual(context);
 			await reopened.close();
 		} finally {
 			rmSync(dir, { recursive: true, force: true });

@@ -64,7 +64,7 @@ describe("a deferred reply redeemed in a fresh process", { timeout: 180_000 }, (
 		// The placeholder stays in the log; its one replacement hangs under the same parent.
 		const siblings = messages.filter((entry) => entry.parentId === placeholder?.parentId && entry.type === "message" && entry.message.role === "assistant");
 		expect(siblings.map((entry) => (entry.type === "message" ? (entry.message as AssistantMessage).stopReason : ""))).toEqual(["deferred", "toolUse"]);
-		expect(session.buildContext().messages.map((message) => message.role)).toEqual(["user", "assistant", "toolResult", "assistant"]);
+		expect((await session.buildContext()).messages.map((message) => message.role)).toEqual(["user", "assistant", "toolResult", "assistant"]);
 		expect(messages.filter((entry) => entry.type === "message" && entry.message.role === "toolResult")).toHaveLength(1);
 		const before = (await session.entries()).length;
 		await session.close();

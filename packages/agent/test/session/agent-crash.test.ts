@@ -30,7 +30,7 @@ describe("a process SIGKILLed in a tool turn, then resumed", { timeout: 60_000 }
 		// The lock of the dead process is taken over; the tool-call message was stored before the tool ran.
 		const session = await openSessionFile(path);
 		expect(session.repaired).toBe(false);
-		expect(session.buildContext().messages.map((m) => m.role)).toEqual(["user", "assistant"]);
+		expect((await session.buildContext()).messages.map((m) => m.role)).toEqual(["user", "assistant"]);
 
 		const tool = customTool("slow");
 		let toolRuns = 0;
@@ -49,7 +49,7 @@ describe("a process SIGKILLed in a tool turn, then resumed", { timeout: 60_000 }
 
 		// A second resume still finds exactly one result per call.
 		const again = await openSessionFile(path);
-		const roles = again.buildContext().messages.map((m) => m.role);
+		const roles = (await again.buildContext()).messages.map((m) => m.role);
 		expect(roles).toEqual(["user", "assistant", "toolResult", "toolResult", "assistant"]);
 		await again.close();
 	});

@@ -71,7 +71,7 @@ describe("resuming after a crash in a tool turn", () => {
 		expect(seen?.messages.map((m) => m.role)).toEqual(["user", "assistant", "toolResult", "toolResult"]);
 		expect(agent.state.messages.at(-1)).toMatchObject({ role: "assistant", stopReason: "stop" });
 		// Stored before the model call, so a second resume finds exactly one result per call.
-		expect(resultsPerCall(session.buildContext().messages)).toEqual({ call_a: 1, call_b: 1 });
+		expect(resultsPerCall((await session.buildContext()).messages)).toEqual({ call_a: 1, call_b: 1 });
 		await session.close();
 
 		const again = await openSession(storage.reopen());
@@ -89,7 +89,7 @@ describe("resuming after a crash in a tool turn", () => {
 		await agent.continue();
 		await session.close();
 		const again = await openSession(storage.reopen());
-		expect(resultsPerCall(again.buildContext().messages)).toEqual({ call_a: 1, call_b: 1 });
+		expect(resultsPerCall((await again.buildContext()).messages)).toEqual({ call_a: 1, call_b: 1 });
 		await again.close();
 	});
 

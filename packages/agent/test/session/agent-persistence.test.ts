@@ -45,7 +45,7 @@ describe("an Agent with a session", () => {
 		]);
 		expect(agent.session).toBe(session);
 		expect(agent.sessionId).toBe(session.id);
-		expect(texts(session.buildContext().messages)).toEqual(agent.state.messages.map(textOf).map((text, i) => (i === 1 ? "[toolCall]" : text)));
+		expect(texts((await session.buildContext()).messages)).toEqual(agent.state.messages.map(textOf).map((text, i) => (i === 1 ? "[toolCall]" : text)));
 		await session.close();
 	});
 
@@ -103,7 +103,7 @@ describe("an Agent with a session", () => {
 		await agent.prompt("two");
 		await session.close();
 		const reopened = await openSession(inner.reopen());
-		expect(texts(reopened.buildContext().messages)).toEqual(agent.state.messages.map((m) => (textOf(m) === "" ? "" : textOf(m))));
+		expect(texts((await reopened.buildContext()).messages)).toEqual(agent.state.messages.map((m) => (textOf(m) === "" ? "" : textOf(m))));
 		await reopened.close();
 	});
 
@@ -114,13 +114,13 @@ describe("an Agent with a session", () => {
 		await agent.prompt("first topic");
 		agent.reset();
 		await agent.prompt("second topic");
-		expect(texts(session.buildContext().messages)).toEqual(["second topic", "b1"]);
+		expect(texts((await session.buildContext()).messages)).toEqual(["second topic", "b1"]);
 		// The new branch starts at the root, with its own model_change: each branch is complete.
 		const entries = await session.entries();
 		const roots = entries.filter((entry) => entry.parentId === null);
 		expect(roots.map((entry) => entry.type)).toEqual(["model_change", "model_change"]);
 		expect(entries.filter((e) => e.type === "message").length).toBe(4);
-		expect(texts(session.buildContext(entries.find((e) => e.type === "message" && textOf(e.message) === "a1")?.id).messages)).toEqual(["first topic", "a1"]);
+		expect(texts((await session.buildContext(entries.find((e) => e.type === "message" && textOf(e.message) === "a1")?.id)).messages)).toEqual(["first topic", "a1"]);
 		await session.close();
 	});
 
@@ -130,7 +130,7 @@ describe("an Agent with a session", () => {
 		await agent.prompt("question");
 		agent.state.messages = agent.state.messages.slice(0, 1); // drop the answer: ask again
 		await agent.continue();
-		expect(texts(session.buildContext().messages)).toEqual(["question", "answer B"]);
+		expect(texts((await session.buildContext()).messages)).toEqual(["question", "answer B"]);
 		const answers = (await session.entries()).filter((e): e is Extract<SessionEntry, { type: "message" }> => e.type === "message" && e.message.role === "assistant");
 		expect(answers.map((e) => e.parentId)).toEqual([answers[0]?.parentId, answers[0]?.parentId]);
 		await session.close();
@@ -165,7 +165,7 @@ describe("an Agent with a session", () => {
 			streamFn: scriptedStream([reply("ok")]),
 		});
 		await agent.prompt("now");
-		expect(texts(session.buildContext().messages)).toEqual(["earlier", "now", "ok"]);
+		expect(texts((await session.buildContext()).messages)).toEqual(["earlier", "now", "ok"]);
 		await session.close();
 	});
 });

@@ -14,8 +14,8 @@ describe("settings in the session", () => {
 		const session = await openSession(storage);
 		let typesAtModelCall: string[] = [];
 		const streamFn = scriptedStream([
-			() => {
-				typesAtModelCall = session.path().map((entry) => entry.type);
+			async () => {
+				typesAtModelCall = (await session.path()).map((entry) => entry.type);
 				return reply("hi");
 			},
 		]);
@@ -38,14 +38,14 @@ describe("settings in the session", () => {
 		const session = await openSession(storage);
 		const agent = new Agent({ session, initialState: { model: luna() }, streamFn: scriptedStream([reply("one"), reply("two"), reply("three")]) });
 		await agent.prompt("first");
-		expect(session.path().map((e) => e.type)).toEqual(["model_change", "message", "message"]);
+		expect((await session.path()).map((e) => e.type)).toEqual(["model_change", "message", "message"]);
 		await agent.prompt("second");
-		expect(session.path().map((e) => e.type)).toEqual(["model_change", "message", "message", "message", "message"]);
+		expect((await session.path()).map((e) => e.type)).toEqual(["model_change", "message", "message", "message", "message"]);
 		agent.state.model = haiku();
 		agent.state.thinkingLevel = "low";
 		agent.state.systemPrompt = "Answer in French.";
 		await agent.prompt("third");
-		expect(session.path().map((e) => e.type).slice(5)).toEqual(["model_change", "thinking_level_change", "system_prompt_change", "message", "message"]);
+		expect((await session.path()).map((e) => e.type).slice(5)).toEqual(["model_change", "thinking_level_change", "system_prompt_change", "message", "message"]);
 		await session.close();
 
 		const resumed = new Agent({ session: await openSession(storage.reopen()) });
@@ -64,7 +64,7 @@ describe("settings in the session", () => {
 		expect(agent.state.systemPrompt).toBe("new");
 		expect(agent.state.model).toEqual(luna());
 		await agent.prompt("q2");
-		expect(reopened.buildContext().systemPrompt).toBe("new");
+		expect((await reopened.buildContext()).systemPrompt).toBe("new");
 		await reopened.close();
 	});
 });
@@ -107,7 +107,7 @@ describe("resume restores the model", () => {
 		const withModel = new Agent({ session: again, initialState: { model: testModel }, streamFn: scriptedStream([reply("here")]) });
 		await withModel.prompt("now?");
 		expect(textOf(withModel.state.messages.at(-1))).toBe("here");
-		expect(again.buildContext().model).toEqual({ provider: "scripted", modelId: "scripted-1" });
+		expect((await again.buildContext()).model).toEqual({ provider: "scripted", modelId: "scripted-1" });
 		await again.close();
 	});
 });

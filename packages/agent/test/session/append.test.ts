@@ -24,7 +24,7 @@ describe("appending", () => {
 		const session = await openSession(createMemorySessionStorage());
 		const entries = await Promise.all(Array.from({ length: 20 }, (_, i) => session.appendMessage(user(`m${i}`))));
 		for (let i = 1; i < entries.length; i++) expect(entries[i]?.parentId).toBe(entries[i - 1]?.id);
-		expect(texts(session.buildContext().messages)).toEqual(entries.map((_, i) => `m${i}`));
+		expect(texts((await session.buildContext()).messages)).toEqual(entries.map((_, i) => `m${i}`));
 		await session.close();
 	});
 
@@ -94,12 +94,12 @@ describe("appending", () => {
 		expect(final.parentId).toBe(placeholder.parentId);
 		expect(final.replaces).toBe(placeholder.id);
 		expect(session.leafId).toBe(final.id);
-		expect(texts(session.buildContext().messages)).toEqual(["question", "the answer"]);
+		expect(texts((await session.buildContext()).messages)).toEqual(["question", "the answer"]);
 		expect((await session.entries()).map((e) => e.id)).toContain(placeholder.id);
 		await session.close();
 
 		const reopened = await openSession(storage.reopen());
-		expect(texts(reopened.buildContext().messages)).toEqual(["question", "the answer"]);
+		expect(texts((await reopened.buildContext()).messages)).toEqual(["question", "the answer"]);
 		await reopened.close();
 	});
 
@@ -117,7 +117,7 @@ describe("appending", () => {
 		expect(reopened.getLabel(entry.id)).toBeUndefined();
 		await expect(reopened.setLabel("nope", "x")).rejects.toThrow(/no entry nope/);
 		// Labels are not messages.
-		expect(texts(reopened.buildContext().messages)).toEqual(["hi"]);
+		expect(texts((await reopened.buildContext()).messages)).toEqual(["hi"]);
 		await reopened.close();
 	});
 
@@ -128,7 +128,7 @@ describe("appending", () => {
 		await session.appendMessage(notice);
 		await session.close();
 		const reopened = await openSession(storage.reopen());
-		expect(reopened.buildContext().messages).toEqual([{ role: "notification", text: "saved", level: 2, timestamp: 5 }]);
+		expect((await reopened.buildContext()).messages).toEqual([{ role: "notification", text: "saved", level: 2, timestamp: 5 }]);
 		await reopened.close();
 	});
 

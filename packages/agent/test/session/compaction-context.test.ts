@@ -12,7 +12,7 @@ describe("buildContext after a compaction entry", () => {
 		const compaction = await session.append([{ type: "compaction", summary: "They said one and two.", firstKeptEntryId: kept.id, tokensBefore: 900 }]);
 		await session.appendMessage(user("five"));
 
-		const context = session.buildContext();
+		const context = (await session.buildContext());
 		expect(texts(context.messages)).toEqual(["summary:They said one and two.", "three", "four", "five"]);
 		expect(context.messages[0]).toEqual({ role: "compactionSummary", summary: "They said one and two.", tokensBefore: 900, timestamp: compaction[0]?.timestamp });
 		expect((await session.entries()).length).toBe(6);
@@ -35,12 +35,12 @@ describe("buildContext after a compaction entry", () => {
 		const d = await session.appendMessage(user("d"));
 		await session.append([{ type: "compaction", summary: "S2", firstKeptEntryId: d.id, tokensBefore: 20 }]);
 		await session.appendMessage(user("e"));
-		const context = session.buildContext();
+		const context = (await session.buildContext());
 		expect(texts(context.messages)).toEqual(["summary:S2", "d", "e"]);
 		await session.close();
 
 		const reopened = await openSession(storage.reopen());
-		expect(reopened.buildContext()).toEqual(context);
+		expect(await reopened.buildContext()).toEqual(context);
 		await reopened.close();
 	});
 
@@ -49,7 +49,7 @@ describe("buildContext after a compaction entry", () => {
 		await session.appendMessage(user("a"));
 		await session.append([{ type: "compaction", summary: "S", firstKeptEntryId: "elsewhere", tokensBefore: 5 }]);
 		await session.appendMessage(user("b"));
-		expect(texts(session.buildContext().messages)).toEqual(["summary:S", "b"]);
+		expect(texts((await session.buildContext()).messages)).toEqual(["summary:S", "b"]);
 		await session.close();
 	});
 
@@ -60,7 +60,7 @@ describe("buildContext after a compaction entry", () => {
 		await session.append([{ type: "compaction", summary: "S", firstKeptEntryId: a.id, tokensBefore: 5 }]);
 		await session.branch(a.id);
 		await session.appendMessage(user("c"));
-		expect(texts(session.buildContext().messages)).toEqual(["a", "c"]);
+		expect(texts((await session.buildContext()).messages)).toEqual(["a", "c"]);
 		await session.close();
 	});
 });

@@ -28,22 +28,27 @@ export function texts(messages: AgentMessage[]): string[] {
 	});
 }
 
-/** A storage whose log is given as raw entries, counting its loads: for open-time checks. */
-export function rawStorage(entries: unknown[]): SessionStorage & { loads: number } {
+/** A storage whose log is given as raw entries, counting its loads: for open-time checks. Appends go to the end of `entries`. */
+export function rawStorage(entries: unknown[]): SessionStorage & { loads: number; yielded: number } {
 	const storage = {
 		loads: 0,
+		/** Entries read so far, over every load. */
+		yielded: 0,
 		async load(): Promise<SessionLog> {
 			storage.loads++;
 			return {
 				id: "raw",
 				repaired: false,
 				entries: (async function* () {
-					for (const entry of entries) yield structuredClone(entry) as SessionEntry;
+					for (const entry of entries) {
+						storage.yielded++;
+						yield structuredClone(entry) as SessionEntry;
+					}
 				})(),
 			};
 		},
-		async append() {
-			throw new Error("read-only");
+		async append(appended: readonly SessionEntry[]) {
+			entries.push(...structuredClone(appended));
 		},
 		async lock() {
 			return { release: async () => {} };

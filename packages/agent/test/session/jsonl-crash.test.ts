@@ -14,7 +14,7 @@ describe("appends survive a process crash", { timeout: 60_000 }, () => {
 			const acked = writer.lines.filter((line) => line.startsWith("acked ")).length;
 
 			const session = await openSessionFile(path);
-			const messages = texts(session.buildContext().messages);
+			const messages = texts((await session.buildContext()).messages);
 			expect(messages.length).toBeGreaterThanOrEqual(acked);
 			// In order, none missing, none torn: a possibly unacknowledged last one is complete or gone.
 			messages.forEach((text, index) => expect(text).toBe(`message ${index} ${"x".repeat(index % 300)}`));
@@ -36,7 +36,7 @@ describe("a write that fails half-way", { timeout: 60_000 }, () => {
 		expect(statSync(path).size).toBeLessThanOrEqual(65_536);
 		const session = await openSessionFile(path);
 		expect(session.repaired).toBe(false);
-		const messages = texts(session.buildContext().messages);
+		const messages = texts((await session.buildContext()).messages);
 		expect(messages.at(-1)).toBe("small");
 		messages.slice(0, -1).forEach((text, index) => expect(text).toBe(`${index} ${"y".repeat(10_000)}`));
 		await session.close();

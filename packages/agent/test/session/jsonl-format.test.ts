@@ -24,7 +24,9 @@ describe("the JSONL session file", () => {
 		expect(lines[1]).toEqual({ type: "message", id: first.id, parentId: null, timestamp: expect.any(Number), message: { role: "user", content: "hi", timestamp: 1 } });
 		// The pinned order of a line: type, id, parentId, timestamp, then the entry's fields.
 		expect(Object.keys(lines[1])).toEqual(["type", "id", "parentId", "timestamp", "message"]);
-		expect(Object.keys(lines[2])).toEqual(["type", "id", "parentId", "timestamp", "provider", "modelId"]);
+		// The first line of a group of two says one more entry of the same append follows.
+		expect(Object.keys(lines[2])).toEqual(["type", "id", "parentId", "timestamp", "provider", "modelId", "groupRemaining"]);
+		expect([lines[2].groupRemaining, lines[3].groupRemaining]).toEqual([1, undefined]);
 		expect(lines.slice(1).map((line) => line.type)).toEqual(["message", "model_change", "thinking_level_change", "message"]);
 		for (const line of lines.slice(2)) expect(line.parentId).toBe(lines[lines.indexOf(line) - 1].id);
 	});
@@ -35,13 +37,13 @@ describe("the JSONL session file", () => {
 		expect(session.repaired).toBe(false);
 		await session.appendMessage(user("one"));
 		await session.appendMessage(assistant("two"));
-		const context = session.buildContext();
+		const context = (await session.buildContext());
 		await session.close();
 		const reopened = await openSessionFile(path);
 		expect(reopened.id).toBe(session.id);
 		expect(reopened.repaired).toBe(false);
-		expect(reopened.buildContext()).toEqual(context);
-		expect(texts(reopened.buildContext().messages)).toEqual(["one", "two"]);
+		expect(await reopened.buildContext()).toEqual(context);
+		expect(texts((await reopened.buildContext()).messages)).toEqual(["one", "two"]);
 		await reopened.close();
 	});
 
@@ -58,8 +60,8 @@ describe("the JSONL session file", () => {
 		writeFileSync(path, lines.map((line) => `${JSON.stringify(line)}\n`).join(""));
 		const session = await openSessionFile(path);
 		expect(session.id).toBe("pi-session");
-		expect(session.buildContext()).toMatchObject({ model: { provider: "anthropic", modelId: "claude-haiku-4-5" } });
-		expect(texts(session.buildContext().messages)).toEqual(["hi"]);
+		expect(await session.buildContext()).toMatchObject({ model: { provider: "anthropic", modelId: "claude-haiku-4-5" } });
+		expect(texts((await session.buildContext()).messages)).toEqual(["hi"]);
 		expect(session.getLabel("a2")).toBe("start");
 		expect(session.getEntry("a1")?.timestamp).toBe(Date.parse(iso));
 		await session.appendMessage(user("more"));

@@ -48,20 +48,20 @@ describe("repairing a torn tail", { timeout: 60_000 }, () => {
 			const reopened = await openSessionFile(path);
 			expect(reopened.repaired).toBe(false);
 			expect(reopened.entryCount).toBe(complete.length);
-			expect(texts(reopened.buildContext().messages).at(-1)).toBe("after repair");
+			expect(texts((await reopened.buildContext()).messages).at(-1)).toBe("after repair");
 			await reopened.close();
 		}
 	});
 
-	it("drops a complete last line that does not parse", async () => {
+	it("never drops a complete last line: one that does not parse is corruption, named, and the file is left as it was", async () => {
 		const path = tempSessionPath();
 		const { bytes } = await writeSample(path);
-		writeFileSync(path, Buffer.concat([bytes, Buffer.from('{"type":"message","id":\n')]));
-		const session = await openSessionFile(path);
-		expect(session.repaired).toBe(true);
-		expect(session.entryCount).toBe(5);
-		expect(statSync(path).size).toBe(bytes.length);
-		await session.close();
+		const broken = Buffer.concat([bytes, Buffer.from('{"type":"message","id":\n')]);
+		writeFileSync(path, broken);
+		const error = await openSessionFile(path).catch((caught: unknown) => caught);
+		expect(error).toBeInstanceOf(SessionCorruptError);
+		expect(error).toMatchObject({ line: 7, byteOffset: bytes.length });
+		expect(readFileSync(path)).toEqual(broken);
 	});
 
 	it("a file cut inside its header starts over as a new, empty session", async () => {

@@ -1,4 +1,4 @@
-import { createMemorySessionStorage, openSession, SessionCorruptError, SessionLockedError } from "@pi/agent-core";
+import { createMemorySessionStorage, openSession, Session, SessionClosedError, type SessionEntry, type SessionEntryInput, SessionCorruptError, SessionLockedError } from "@pi/agent-core";
 import { describe, expect, it } from "vitest";
 import { rawStorage, texts, user } from "./helpers.js";
 
@@ -22,7 +22,7 @@ describe("opening a session", () => {
 		const session = await openSession(
 			rawStorage([message("a", null), { type: "session_info", id: "i", parentId: "a", timestamp: t, name: "chat" }, message("b", "i")]),
 		);
-		expect(texts(session.buildContext().messages)).toEqual(["a", "b"]);
+		expect(texts((await session.buildContext()).messages)).toEqual(["a", "b"]);
 		expect((await session.entries()).map((e) => e.type)).toEqual(["message", "session_info", "message"]);
 		await session.close();
 	});
@@ -32,11 +32,21 @@ describe("opening a session", () => {
 		const storage = rawStorage([message("a", null), message("b", "a"), message("c", "b"), message("d", "a"), message("e", "c")]);
 		const session = await openSession(storage);
 		expect(storage.loads).toBe(2);
-		expect(texts(session.buildContext().messages)).toEqual(["a", "b", "c", "e"]);
+		expect(texts((await session.buildContext()).messages)).toEqual(["a", "b", "c", "e"]);
 		expect(session.getEntry("d")).toBeUndefined();
 		expect(session.hasEntry("d")).toBe(true);
+		// Another branch's context is read for the call only; the leaf stays and nothing is kept.
+		const loads = storage.loads;
+		const yielded = storage.yielded;
+		expect(texts((await session.buildContext("d")).messages)).toEqual(["a", "d"]);
+		expect(storage.loads).toBe(loads + 1);
+		// The read stops at d, the last entry it needs (e, after it, is not read).
+		expect(storage.yielded - yielded).toBe(4);
+		expect(session.leafId).toBe("e");
+		expect(session.getEntry("d")).toBeUndefined();
 		await session.branch("d");
-		expect(texts(session.buildContext().messages)).toEqual(["a", "d"]);
+		expect(texts((await session.buildContext()).messages)).toEqual(["a", "d"]);
+		expect(session.getEntry("d")?.id).toBe("d");
 		await session.close();
 
 		const linear = rawStorage([message("a", null), message("b", "a"), message("c", "b")]);
@@ -57,5 +67,77 @@ describe("opening a session", () => {
 		const next = await openSession(storage.reopen());
 		expect(next.entryCount).toBe(1);
 		await next.close();
+	});
+
+	it("is opened, never constructed: new Session() from JavaScript throws, naming openSession", () => {
+		const construct = Session as unknown as new (...args: unknown[]) => Session;
+		const storage = createMemorySessionStorage();
+		expect(() => new construct(storage, { id: "x", repaired: false, entries: [] }, undefined)).toThrow(TypeError);
+		expect(() => new construct(Symbol("openSession"), storage, { id: "x", repaired: false, entries: [] }, undefined)).toThrow(/openSession\(storage\)/);
+		expect(Object.getOwnPropertyNames(Session.prototype)).not.toContain("readLog");
+	});
+
+	it("refuses to append a leaf entry: only branch() writes one", async () => {
+		const session = await openSession(createMemorySessionStorage());
+		await expect(session.append([{ type: "leaf" } as unknown as SessionEntryInput])).rejects.toThrow(/written by session.branch\(\)/);
+		expect(session.entryCount).toBe(0);
+		await session.close();
+	});
+
+	it("writes nothing for a branch() to the current leaf, and queues a branch() in call order with the appends", async () => {
+		const storage = createMemorySessionStorage();
+		const session = await openSession(storage);
+		const first = await session.appendMessage(user("one"));
+		await session.branch(first.id);
+		expect(session.entryCount).toBe(1);
+		await session.appendMessage(user("two"));
+		// Not awaited: the append after it still attaches where the branch() moved the leaf.
+		void session.branch(first.id);
+		const three = await session.appendMessage(user("three"));
+		expect(three.parentId).toBe(first.id);
+		await session.close();
+	});
+
+	it("after close(), answers from memory and refuses to read the storage again, with SessionClosedError", async () => {
+		const storage = rawStorage([message("a", null), message("b", "a"), message("c", "a")]);
+		const session = await openSession(storage);
+		await session.close();
+		expect(texts((await session.buildContext()).messages)).toEqual(["a", "c"]);
+		const loads = storage.loads;
+		await expect(session.buildContext("b")).rejects.toBeInstanceOf(SessionClosedError);
+		await expect(session.path("b")).rejects.toThrow(/closed/);
+		expect(storage.loads).toBe(loads);
+	});
+
+	it("reads another branch only after the appends queued before it, never during one", async () => {
+		const storage = rawStorage([message("a", null), message("b", "a"), message("c", "a")]);
+		const steps: string[] = [];
+		let release: () => void = () => {};
+		const gate = new Promise<void>((resolve) => {
+			release = resolve;
+		});
+		const gated = {
+			...storage,
+			load: async () => {
+				steps.push("load");
+				return storage.load();
+			},
+			append: async (entries: readonly SessionEntry[], expectedLastId: string | null) => {
+				steps.push("append starts");
+				await gate;
+				await storage.append(entries, expectedLastId);
+				steps.push(`append ends (after ${expectedLastId})`);
+			},
+		};
+		const session = await openSession(gated);
+		steps.length = 0;
+		const appended = session.appendMessage(user("d"));
+		const context = session.buildContext("b");
+		await Promise.resolve();
+		release();
+		expect(texts((await context).messages)).toEqual(["a", "b"]);
+		await appended;
+		expect(steps).toEqual(["append starts", "append ends (after c)", "load"]);
+		await session.close();
 	});
 });

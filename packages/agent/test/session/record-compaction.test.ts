@@ -20,11 +20,11 @@ describe("recording a compaction (the extension point for the Agent's compaction
 		// The agent's transcript after the compaction: the summary, then the kept messages, then more.
 		const after = [compactionSummaryMessage(entry as never), ...before.slice(2), user("five")];
 		await recorder.persist(after);
-		expect(session.path().map((e) => e.type)).toEqual(["message", "message", "message", "message", "compaction", "message"]);
+		expect((await session.path()).map((e) => e.type)).toEqual(["message", "message", "message", "message", "compaction", "message"]);
 		await session.close();
 
 		const reopened = await openSession(storage.reopen());
-		expect(texts(reopened.buildContext().messages)).toEqual(["summary:One and two were said.", "three", "four", "five"]);
+		expect(texts((await reopened.buildContext()).messages)).toEqual(["summary:One and two were said.", "three", "four", "five"]);
 		await reopened.close();
 	});
 });

@@ -18,7 +18,8 @@ describe("summaries of session files, for listings", () => {
 		await session.close();
 
 		const info = await readSessionFileInfo(path);
-		expect(info).toMatchObject({ id: session.id, entryCount: 4, messageCount: 3, firstLine: "Plan the trip", model: { provider: "google", modelId: "gemini-3.8-flash" } });
+		// Five entries: the branch() wrote a leaf entry.
+		expect(info).toMatchObject({ id: session.id, entryCount: 5, messageCount: 3, firstLine: "Plan the trip", model: { provider: "google", modelId: "gemini-3.8-flash" } });
 		expect(info.cost).toBeCloseTo(0.06, 10);
 		expect(info.updatedAt).toBeGreaterThanOrEqual(info.createdAt);
 	});

@@ -1,10 +1,14 @@
+import { truncateRedacted } from "../utils/redact.js";
+
 /**
  * Extracts the provider's own error message from an error response body: JSON bodies of every
  * supported API (`{error:{message,type,code}}`, Anthropic `{type:"error",error:{type,message}}`,
  * Gemini `[{error:{…}}]`, `{message}`, `{detail}`), HTML error pages (their title or heading) and
- * plain text. Returns `undefined` for an empty body.
+ * plain text. Returns `undefined` for an empty body. `secrets` are redacted before the message
+ * is cut to length, so that a key echoed across the cut leaves nothing of itself.
  */
-export function extractErrorMessage(body: string): string | undefined {
+export function extractErrorMessage(body: string, secrets: readonly (string | undefined)[] = []): string | undefined {
+	const truncate = (text: string, max: number) => truncateRedacted(text, max, secrets);
 	const text = body.trim();
 	if (text === "") return undefined;
 	if (text.startsWith("{") || text.startsWith("[")) {
@@ -63,8 +67,4 @@ function decodeEntities(text: string): string {
 
 function collapse(text: string): string {
 	return text.replace(/\s+/g, " ").trim();
-}
-
-function truncate(text: string, max: number): string {
-	return text.length > max ? `${text.slice(0, max)}…` : text;
 }

@@ -66,7 +66,7 @@ export async function readText(response: Response, onBytes: () => void): Promise
 
 /** The {@link ApiCallError} of a non-2xx answer (or a 2xx that is not an event stream), naming the status and the provider's message. */
 export function httpError(response: Response, text: string, url: string, secrets: readonly (string | undefined)[]): ApiCallError {
-	const providerMessage = extractErrorMessage(text);
+	const providerMessage = extractErrorMessage(text, secrets);
 	const status = response.status;
 	const label = response.ok
 		? `HTTP ${status}: expected an event stream, got ${response.headers.get("content-type") || "no content type"}`

@@ -5,11 +5,18 @@ import { extractErrorMessage } from "./error-body.js";
 import { type HttpCall, startCall } from "./http-call.js";
 import { openResponse } from "./open-response.js";
 import type { HttpRequest } from "./request-options.js";
+import { DEFAULT_MAX_EVENT_BYTES, eventSizeLimit } from "./event-size-limit.js";
 
 export { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_MAX_RETRIES, DEFAULT_MAX_RETRY_DELAY_MS, transportOptions } from "./request-options.js";
 
-/** A request whose answer is read as server-sent events: an {@link HttpRequest} (the name is the reference's). */
-export type EventStreamRequest = HttpRequest;
+/**
+ * A request whose answer is read as server-sent events: an {@link HttpRequest} (the name is the
+ * reference's), plus the bound on one event.
+ */
+export interface EventStreamRequest extends HttpRequest {
+	/** Fail (unretried) on an event, or a line, larger than this. Default {@link DEFAULT_MAX_EVENT_BYTES}. */
+	maxEventBytes?: number;
+}
 
 let createParser: typeof CreateParser | undefined;
 
@@ -98,7 +105,8 @@ async function* attempt_(request: EventStreamRequest, call: HttpCall): AsyncGene
 		let events: ServerSentEvent[] = [];
 		// The parser's own message objects are handed on as they are: a copy per event would be
 		// garbage on the hottest path (Anthropic and OpenAI send an event per token).
-		const parser = (await parserReady)({ onEvent: (message) => events.push(message) });
+		const limit = eventSizeLimit(request.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES, request.url);
+		const parser = (await parserReady)({ onEvent: (message) => events.push(message), maxBufferSize: limit.maxBufferSize, onError: limit.onError });
 		const decoder = new TextDecoder();
 		let endsWithCarriageReturn = false;
 		// The start of a body that has produced no event yet: a proxy or gateway that answers 200
@@ -125,6 +133,8 @@ async function* attempt_(request: EventStreamRequest, call: HttpCall): AsyncGene
 				events = [];
 				yield batch;
 			}
+			const tooLarge = limit.exceeded();
+			if (tooLarge) throw tooLarge;
 		}
 		// A body whose last line ends in a lone CR (CR-only framing) leaves the parser waiting for a
 		// possible LF; at the end of the body there is none, so the line is complete.
@@ -199,7 +209,7 @@ function eventlessBodyError(response: Response, body: string, url: string, secre
 		// Comments (keep-alives) and a cut-off first event are SSE, not an error body.
 		.filter((line) => !line.startsWith(":") && !/^(data|event|id|retry)(:|$)/.test(line))
 		.join("\n");
-	const providerMessage = extractErrorMessage(content);
+	const providerMessage = extractErrorMessage(content, secrets);
 	if (providerMessage === undefined) return undefined;
 	const message = redactSecrets(`HTTP ${response.status}: the event stream held no events, only this body: ${providerMessage}`, secrets);
 	return new ApiCallError(message, { url, status: response.status, providerMessage: redactSecrets(providerMessage, secrets) });

@@ -40,8 +40,13 @@ export interface HttpRequest {
 	secrets?: readonly (string | undefined)[];
 }
 
-/** The fields of {@link HttpRequest} that come from a caller's options rather than from the provider. */
-export type TransportOptions = Pick<HttpRequest, "signal" | "maxRetries" | "maxRetryDelayMs" | "idleTimeoutMs" | "timeoutMs" | "onRetry" | "onResponse">;
+/**
+ * The fields of a request that come from a caller's options rather than from the provider:
+ * those of {@link HttpRequest}, and the bound on one server-sent event (read by event streams only).
+ */
+export type TransportOptions = Pick<HttpRequest, "signal" | "maxRetries" | "maxRetryDelayMs" | "idleTimeoutMs" | "timeoutMs" | "onRetry" | "onResponse"> & {
+	maxEventBytes?: number;
+};
 
 /** What {@link transportOptions} reads the transport fields of: stream, deferred-fetch and cancel options alike. */
 export type TransportSource = StreamOptions | DeferredFetchOptions | DeferredCancelOptions;
@@ -64,5 +69,7 @@ export function transportOptions(options: TransportSource | undefined, model?: M
 		timeoutMs: options?.timeoutMs,
 		onRetry: options?.onRetry,
 		onResponse: onResponse && model ? (response) => onResponse(response, model) : undefined,
+		// Only stream options bound an event; a resumed stream of a deferred reply keeps the default.
+		maxEventBytes: options && "maxEventBytes" in options ? options.maxEventBytes : undefined,
 	};
 }

@@ -4,7 +4,7 @@
  */
 import { resolve } from "node:path";
 import { CassetteMatcher, type IgnoredFields } from "./cassette-match.js";
-import { environmentSecrets, REDACTED, Redactor, SECRET_HEADERS, SECRET_QUERY_PARAMETERS, secretsOfHeader } from "./cassette-secrets.js";
+import { environmentSecrets, isSecretRequestHeader, REDACTED, Redactor, SECRET_QUERY_PARAMETERS, secretsOfHeader } from "./cassette-secrets.js";
 import { CassetteError, type CassetteRequest, type Interaction, readCassette } from "./cassette-store.js";
 import type { RecordedRequest, ScriptedResponse } from "./replay-server.js";
 
@@ -86,7 +86,7 @@ export function toCassetteRequest(
 	keepHeaders = true,
 ): { request: CassetteRequest; redactor: Redactor } {
 	const all = [...secrets];
-	for (const [name, value] of Object.entries(headers)) if (SECRET_HEADERS.has(name)) all.push(...secretsOfHeader(value));
+	for (const [name, value] of Object.entries(headers)) if (!DROPPED_REQUEST_HEADERS.has(name) && isSecretRequestHeader(name)) all.push(...secretsOfHeader(value));
 	const url = new URL(target, "http://cassette.invalid");
 	for (const [name, value] of url.searchParams) if (SECRET_QUERY_PARAMETERS.has(name.toLowerCase())) all.push(value);
 	const redactor = new Redactor(all);
@@ -94,7 +94,7 @@ export function toCassetteRequest(
 	const kept: Record<string, string> = {};
 	for (const name of keepHeaders ? Object.keys(headers).sort() : []) {
 		if (DROPPED_REQUEST_HEADERS.has(name)) continue;
-		kept[name] = SECRET_HEADERS.has(name) ? REDACTED : redactor.text(headers[name] as string);
+		kept[name] = isSecretRequestHeader(name) ? REDACTED : redactor.text(headers[name] as string);
 	}
 	const request: CassetteRequest = { method: method.toUpperCase(), path: redactor.text(url.pathname), headers: kept };
 	if (url.search) {

@@ -11,6 +11,35 @@ export const REDACTED = "<redacted>";
 /** Headers whose whole value is a credential. */
 export const SECRET_HEADERS: ReadonlySet<string> = new Set(["authorization", "proxy-authorization", "x-api-key", "x-goog-api-key", "api-key", "cookie", "set-cookie"]);
 
+/** A header name that says it carries a credential: `x-portkey-api-key`, `x-auth-token`, `x-client-secret`. */
+const CREDENTIAL_NAME = /auth|key|token|secret|password|passwd|credential|cookie|signature/i;
+
+/**
+ * Request headers whose values a cassette keeps as they are: the ones the built-in providers send,
+ * which carry no secret. Any other request header (a gateway's, or one from `model.headers` or
+ * `options.headers`) is written as `<redacted>`, and its value is redacted wherever else it appears.
+ */
+export const KEPT_REQUEST_HEADERS: ReadonlySet<string> = new Set([
+	"accept",
+	"content-type",
+	"anthropic-version",
+	"anthropic-beta",
+	"anthropic-dangerous-direct-browser-access",
+	"openai-beta",
+	"x-goog-api-client",
+	"x-client-request-id",
+	"x-session-affinity",
+]);
+
+/**
+ * True when a request header's value must not reach a cassette: its name looks like a credential
+ * (`auth`, `key`, `token`, `secret`, …), or it is not on {@link KEPT_REQUEST_HEADERS}.
+ */
+export function isSecretRequestHeader(name: string): boolean {
+	const lower = name.toLowerCase();
+	return SECRET_HEADERS.has(lower) || CREDENTIAL_NAME.test(lower) || !KEPT_REQUEST_HEADERS.has(lower);
+}
+
 /** Query parameters whose value is a credential (Gemini's `?key=`). */
 export const SECRET_QUERY_PARAMETERS: ReadonlySet<string> = new Set(["key", "api_key", "apikey"]);
 

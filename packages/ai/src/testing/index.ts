@@ -46,7 +46,7 @@ export { htmlError, jsonResponse, type ResponseExtras, sseResponse, textResponse
 export { type ChunkingOptions, splitIntoChunks } from "./split-into-chunks.js";
 export { type CassetteFault, type CassetteOptions, type CassetteState, type CassetteTimingOptions, type FaultFields } from "./cassette-player.js";
 export { type IgnoredFields, normaliseBody } from "./cassette-match.js";
-export { REDACTED, SECRET_HEADERS, SECRET_QUERY_PARAMETERS } from "./cassette-secrets.js";
+export { isSecretRequestHeader, KEPT_REQUEST_HEADERS, REDACTED, SECRET_HEADERS, SECRET_QUERY_PARAMETERS } from "./cassette-secrets.js";
 export { type CassetteRequest, CassetteError, type CassetteResponse, type Interaction, type RecordedChunk, readCassette, type ResponseEnding } from "./cassette-store.js";
 export { type RecordedTiming } from "./recorded-timing.js";
 export { type CassetteMode, type Recorder, type RecorderOptions, startRecorder } from "./recorder.js";

@@ -101,6 +101,20 @@ interface Frame {
 const objectPrototype = Object.prototype;
 
 /**
+ * The default nesting bound of {@link StreamingJsonParser}: far deeper than any real tool call
+ * (a few levels), far shallower than what breaks the recursive code that meets the value later
+ * (`JSON.stringify` overflows the stack at about 5,000 levels; validators and provider request
+ * builders recurse too).
+ */
+export const DEFAULT_MAX_JSON_DEPTH = 256;
+
+/** Options of {@link StreamingJsonParser}. */
+export interface StreamingJsonParserOptions {
+	/** Deepest nesting of objects and arrays accepted; deeper input is an error. Default {@link DEFAULT_MAX_JSON_DEPTH}. */
+	maxDepth?: number;
+}
+
+/**
  * Adds a member the way JSON.parse does (CreateDataProperty). Plain assignment would run the
  * `__proto__` setter and swap the object's prototype, and it fails for names that are read-only on a
  * frozen Object.prototype; any name Object.prototype knows therefore goes through defineProperty.
@@ -128,7 +142,9 @@ function describeCharacter(text: string, index: number): string {
  * Feed chunks with {@link push}; read the live partial value with {@link value}; end with
  * {@link finish}, which returns exactly what `JSON.parse` returns for the joined chunks or throws a
  * {@link StreamingJsonError}. `push` never throws on malformed input: the first error is kept and
- * reported by `finish`, so a broken stream can still be drained.
+ * reported by `finish`, so a broken stream can still be drained. Nesting deeper than `maxDepth`
+ * (default {@link DEFAULT_MAX_JSON_DEPTH}) is such an error, where `JSON.parse` would accept it:
+ * a value that deep breaks the recursive code that meets it later (`JSON.stringify`, validators).
  *
  * @example
  * ```ts
@@ -142,6 +158,8 @@ function describeCharacter(text: string, index: number): string {
  * ```
  */
 export class StreamingJsonParser {
+	/** The nesting bound this parser enforces. */
+	readonly maxDepth: number;
 	private state = EXPECT_VALUE;
 	private readonly stack: Frame[] = [];
 	private root: unknown = undefined;
@@ -168,6 +186,10 @@ export class StreamingJsonParser {
 	private literalWord = "";
 	private literalMatched = 0;
 	private literalValue: unknown = undefined;
+
+	constructor(options: StreamingJsonParserOptions = {}) {
+		this.maxDepth = options.maxDepth ?? DEFAULT_MAX_JSON_DEPTH;
+	}
 
 	/**
 	 * Feeds the next chunk. Cost is O(chunk length), independent of what came before.
@@ -440,6 +462,7 @@ export class StreamingJsonParser {
 					return STRING;
 				}
 				if (code === 0x7b || code === 0x5b) {
+					if (this.stack.length >= this.maxDepth) return this.fail(chunk, index, `nesting deeper than ${this.maxDepth} levels (maxDepth)`);
 					const isArray = code === 0x5b;
 					const container: JsonContainer = isArray ? [] : {};
 					this.addValue(container);
@@ -515,8 +538,8 @@ export class StreamingJsonParser {
 
 /**
  * Parses a complete string with {@link StreamingJsonParser}, pushing it in pieces of `chunkSize`
- * code units (default: all at once). Returns what `JSON.parse(text)` returns or throws a
- * {@link StreamingJsonError}. Meant for tests and benchmarks; use `JSON.parse` for whole strings.
+ * code units (default: all at once), with the parser's `options`. Returns what `JSON.parse(text)`
+ * returns or throws a {@link StreamingJsonError}. Meant for tests and benchmarks; use `JSON.parse` for whole strings.
  *
  * @example
  * ```ts
@@ -524,8 +547,8 @@ export class StreamingJsonParser {
  * ```
  * @throws RangeError if `chunkSize` is not a positive integer.
  */
-export function parseStreamingJson(text: string, chunkSize?: number): unknown {
-	const parser = new StreamingJsonParser();
+export function parseStreamingJson(text: string, chunkSize?: number, options?: StreamingJsonParserOptions): unknown {
+	const parser = new StreamingJsonParser(options);
 	if (chunkSize === undefined) {
 		parser.push(text);
 	} else {

@@ -26,13 +26,13 @@ export async function showCommand(argv: string[]): Promise<number> {
 		throw new CliError(error.message);
 	});
 	try {
-		const { messages } = session.buildContext();
+		const { messages } = await session.buildContext();
 		if (values.json) {
 			process.stdout.write(`${JSON.stringify({ id: session.id, path, messages }, null, 2)}\n`);
 			return EXIT_OK;
 		}
 		const style = createStyle(process.stdout);
-		const baseUrl = nonCatalogBaseUrl(recordedModel(session.path()));
+		const baseUrl = nonCatalogBaseUrl(recordedModel(await session.path()));
 		const model = `${modelLabel(info) ?? "no model"}${baseUrl ? ` at ${baseUrl}` : ""}`;
 		process.stdout.write(style.dim(safe(`session ${session.id} · ${formatDate(info.createdAt)} · ${model} · ${formatCost(info.cost)}`) + "\n"));
 		for (const message of messages) process.stdout.write(renderMessage(message, style));
