@@ -156,9 +156,11 @@ function render(event: AgentEvent): void {
 				reportFailure(event.message);
 			}
 			break;
-		case "tool_execution_end":
-			process.stdout.write(`${bold("tool result:")} ${event.result.content[0]?.text ?? ""}${event.isError ? " (error)" : ""}\n`);
+		case "tool_execution_end": {
+			const first = event.result.content[0];
+			process.stdout.write(`${bold("tool result:")} ${first?.type === "text" ? first.text : ""}${event.isError ? " (error)" : ""}\n`);
 			break;
+		}
 		case "compaction_start":
 			process.stdout.write(dim(`(compacting the conversation: about ${event.tokensBefore} tokens)\n`));
 			break;

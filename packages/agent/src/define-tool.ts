@@ -29,7 +29,7 @@ import type { AgentTool } from "./types.js";
 // would make TypeScript measure `Static`'s variance (over a million instantiations). `NoInfer` in
 // the return type stops the contextual `AgentTool<any>` of a `tools: [...]` list from inferring
 // `TArguments = any`, which would untype the arguments again.
-export function defineTool<TParameters extends TSchema, TDetails = any, TArguments = Static<TParameters>>(
+export function defineTool<TParameters extends TSchema, TDetails = unknown, TArguments = Static<TParameters>>(
 	tool: AgentTool<TParameters, TDetails, TArguments>,
 ): AgentTool<TParameters, TDetails, NoInfer<TArguments>> {
 	return tool;

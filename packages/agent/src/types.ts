@@ -91,7 +91,7 @@ export interface AgentToolResult<T> {
 }
 
 /** Receives a tool's progress while it runs; each call becomes a `tool_execution_update` event. */
-export type AgentToolUpdateCallback<T = any> = (partialResult: AgentToolResult<T>) => void;
+export type AgentToolUpdateCallback<T = unknown> = (partialResult: AgentToolResult<T>) => void;
 
 /**
  * `sequential`: each tool call is prepared, run and finished before the next starts.
@@ -122,7 +122,7 @@ export type ToolExecutionMode = "sequential" | "parallel";
  * };
  * ```
  */
-export interface AgentTool<TParameters extends TSchema = TSchema, TDetails = any, TArguments = AgentToolArguments<TParameters>>
+export interface AgentTool<TParameters extends TSchema = TSchema, TDetails = unknown, TArguments = AgentToolArguments<TParameters>>
 	extends Tool<TParameters> {
 	/** A human-readable name for UIs. */
 	label: string;
@@ -172,7 +172,7 @@ export interface AgentContext {
  * anyway: a throw or rejection becomes an `error` assistant message.
  */
 export type StreamFn = (
-	model: Model<any>,
+	model: Model,
 	context: Context,
 	options?: SimpleStreamOptions,
 ) => AssistantMessageEventSource | Promise<AssistantMessageEventSource>;
@@ -182,7 +182,7 @@ export type StreamFn = (
  * message for the handle of a `deferred` placeholder. Same contract as {@link StreamFn}.
  */
 export type DeferredStreamFn = (
-	model: Model<any>,
+	model: Model,
 	handle: DeferredHandle,
 	options?: DeferredFetchOptions,
 ) => AssistantMessageEventSource | Promise<AssistantMessageEventSource>;
@@ -223,7 +223,7 @@ export interface AfterToolCallContext {
 	/** The validated arguments. */
 	args: unknown;
 	/** The result as the tool returned it. */
-	result: AgentToolResult<any>;
+	result: AgentToolResult<unknown>;
 	/** Whether that result counts as an error so far. */
 	isError: boolean;
 	context: AgentContext;
@@ -242,56 +242,46 @@ export interface ShouldStopAfterTurnContext {
 }
 
 /**
- * Configures one run of the loop. The stream options (`temperature`, `maxTokens`, `reasoning`,
- * `sessionId`, …) are passed to every model call.
+ * The options of a run that an `Agent` passes to the loop unchanged: every field of
+ * `AgentOptions` that the loop reads. Each is documented here once; {@link AgentLoopConfig}
+ * extends this, so a field added here reaches the loop with no other change.
  *
  * Every callback may throw or reject: the loop then ends the run with the usual events
  * (`agent_end` included), and the error shows as a final assistant message with
  * `stopReason: "error"` whose `errorMessage` names the callback.
  */
-export interface AgentLoopConfig extends SimpleStreamOptions {
-	model: Model<any>;
+export interface AgentRunOptions extends Pick<SimpleStreamOptions, "sessionId" | "thinkingBudgets" | "maxRetryDelayMs" | "onPayload"> {
 	/**
 	 * The single boundary between the app's transcript and the model: turns the (transformed)
 	 * transcript into LLM messages before each model call. Drop UI-only messages here, and
-	 * convert custom ones the model should see (e.g. into user messages).
+	 * convert custom ones the model should see (e.g. into user messages). Default (for `Agent`):
+	 * `defaultConvertToLlm`, which keeps `user`, `assistant` and `toolResult` messages and turns a
+	 * compaction summary into a user message.
 	 */
-	convertToLlm: (messages: AgentMessage[]) => Message[] | Promise<Message[]>;
+	convertToLlm?: (messages: AgentMessage[]) => Message[] | Promise<Message[]>;
 	/**
 	 * Rewrites the transcript before `convertToLlm`, e.g. to prune old messages. It receives the
-	 * live transcript: return a new array rather than mutating it.
+	 * live transcript: return a new array rather than mutating it. Default: none.
 	 */
 	transformContext?: (messages: AgentMessage[], signal?: AbortSignal) => Promise<AgentMessage[]>;
-	/** Resolves the API key before each model call (short-lived tokens). Falls back to `apiKey`. */
-	getApiKey?: (provider: string) => Promise<string | undefined> | string | undefined;
-	/** Called after each `turn_end`; returning true ends the run without polling the queues. */
-	shouldStopAfterTurn?: (context: ShouldStopAfterTurnContext) => boolean | Promise<boolean>;
 	/**
-	 * Messages to deliver before the next model call. Polled at the start of the run and after
-	 * each turn. Returned messages are considered delivered: the loop puts them in the transcript.
+	 * Resolves the API key before each model call (short-lived tokens), by provider name. Falls
+	 * back to `apiKey` (and then the provider's environment variable) when it returns `undefined`.
 	 */
-	getSteeringMessages?: () => AgentMessage[] | Promise<AgentMessage[]>;
-	/** Messages that start another turn when the agent would otherwise stop. */
-	getFollowUpMessages?: () => AgentMessage[] | Promise<AgentMessage[]>;
+	getApiKey?: (provider: string) => Promise<string | undefined> | string | undefined;
+	/** Called after each `turn_end`; returning true ends the run without polling the queues. Default: none. */
+	shouldStopAfterTurn?: (context: ShouldStopAfterTurnContext) => boolean | Promise<boolean>;
 	/** How the tool calls of one reply run. Default `parallel`. */
 	toolExecution?: ToolExecutionMode;
-	/** Called after validation, before `execute`; can block the call. */
+	/** Called after validation, before `execute`; can block the call. Default: none. */
 	beforeToolCall?: (context: BeforeToolCallContext, signal?: AbortSignal) => Promise<BeforeToolCallResult | undefined>;
-	/** Called after `execute`, before `tool_execution_end`; can override parts of the result. */
+	/** Called after `execute`, before `tool_execution_end`; can override parts of the result. Default: none. */
 	afterToolCall?: (context: AfterToolCallContext, signal?: AbortSignal) => Promise<AfterToolCallResult | undefined>;
 	/**
-	 * The most turns (model calls) this run makes. After the last one (and its tools) the run
+	 * The most turns (model calls) a run makes. After the last one (and its tools) the run
 	 * ends normally; queued messages stay queued. Default: no limit. Values below 1 count as 1.
 	 */
 	maxTurns?: number;
-	/**
-	 * Beyond the reference API: called when the loop starts preparing a model reply, with a
-	 * function that interrupts that reply. Interrupting aborts the model stream at once; the
-	 * partial reply is kept as an `aborted` assistant message, its turn ends, and the loop polls
-	 * `getSteeringMessages` and goes on. May return a function called when the reply is over.
-	 * `Agent` uses it for `steeringMode: "interrupt"`.
-	 */
-	onReplyStart?: (interrupt: () => void) => (() => void) | void;
 	/**
 	 * Redeems the deferred reply a continued transcript ends with (see `agentLoopContinue`).
 	 * Default `streamDeferred` from `@pi/ai`, which waits until the job ends.
@@ -307,6 +297,32 @@ export interface AgentLoopConfig extends SimpleStreamOptions {
 }
 
 /**
+ * Configures one run of the loop: the {@link AgentRunOptions}, the model, and the queues. The
+ * stream options (`temperature`, `maxTokens`, `reasoning`, `sessionId`, …) are passed to every
+ * model call.
+ */
+export interface AgentLoopConfig extends SimpleStreamOptions, AgentRunOptions {
+	model: Model;
+	/** See {@link AgentRunOptions.convertToLlm}; required here (the loop has no default). */
+	convertToLlm: (messages: AgentMessage[]) => Message[] | Promise<Message[]>;
+	/**
+	 * Messages to deliver before the next model call. Polled at the start of the run and after
+	 * each turn. Returned messages are considered delivered: the loop puts them in the transcript.
+	 */
+	getSteeringMessages?: () => AgentMessage[] | Promise<AgentMessage[]>;
+	/** Messages that start another turn when the agent would otherwise stop. */
+	getFollowUpMessages?: () => AgentMessage[] | Promise<AgentMessage[]>;
+	/**
+	 * Beyond the reference API: called when the loop starts preparing a model reply, with a
+	 * function that interrupts that reply. Interrupting aborts the model stream at once; the
+	 * partial reply is kept as an `aborted` assistant message, its turn ends, and the loop polls
+	 * `getSteeringMessages` and goes on. May return a function called when the reply is over.
+	 * `Agent` uses it for `steeringMode: "interrupt"`.
+	 */
+	onReplyStart?: (interrupt: () => void) => (() => void) | void;
+}
+
+/**
  * The `compaction` option of the loop and of `Agent`.
  *
  * @example
@@ -316,7 +332,7 @@ export interface AgentLoopConfig extends SimpleStreamOptions {
  */
 export interface AgentCompactionConfig extends CompactionSettings {
 	/** The model that writes the summaries. Default: the model of the run. */
-	model?: Model<any>;
+	model?: Model;
 	/** Added to the summary prompt, e.g. "keep every SQL query verbatim". */
 	customInstructions?: string;
 }
@@ -358,9 +374,9 @@ export type AgentEvent =
 			 */
 			replaces?: AssistantMessage;
 	  }
-	| { type: "tool_execution_start"; toolCallId: string; toolName: string; args: any }
-	| { type: "tool_execution_update"; toolCallId: string; toolName: string; args: any; partialResult: any }
-	| { type: "tool_execution_end"; toolCallId: string; toolName: string; result: any; isError: boolean }
+	| { type: "tool_execution_start"; toolCallId: string; toolName: string; args: unknown }
+	| { type: "tool_execution_update"; toolCallId: string; toolName: string; args: unknown; partialResult: AgentToolResult<unknown> }
+	| { type: "tool_execution_end"; toolCallId: string; toolName: string; result: AgentToolResult<unknown>; isError: boolean }
 	| { type: "compaction_start"; reason: CompactionReason; tokensBefore: number }
 	| CompactionEndEvent;
 
@@ -382,8 +398,8 @@ export interface CompactionEndEvent {
 	summary?: string;
 	/** Index, in the transcript before, of the first kept message. */
 	firstKeptIndex?: number;
-	/** The transcript after the compaction. */
-	messages?: AgentMessage[];
+	/** The transcript after the compaction: the summary message, then the kept messages. */
+	messages?: [CompactionSummaryMessage, ...AgentMessage[]];
 	/**
 	 * For `reason: "overflow"`: the reply that overflowed. It stays in the run's messages (it had
 	 * its `message_end`) but not in the compacted transcript: the call is made again without it.
@@ -406,7 +422,7 @@ export interface CompactionEndEvent {
 export interface AgentState {
 	systemPrompt: string;
 	/** The model for the next turns. */
-	model: Model<any>;
+	model: Model;
 	/** The reasoning level for the next turns. */
 	thinkingLevel: ThinkingLevel;
 	set tools(tools: AgentTool<any>[]);

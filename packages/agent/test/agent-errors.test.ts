@@ -1,3 +1,4 @@
+import { fauxAssistantMessage, registerFauxProvider, streamSimple } from "@pi/ai";
 import { describe, expect, test } from "vitest";
 import { Agent, type AgentEvent } from "../src/index.js";
 import { user } from "./helpers/collect.js";
@@ -27,22 +28,26 @@ describe("errors that name the right cause", () => {
 		expect(agent.state.errorMessage).toBe(NO_MODEL_TEXT);
 	});
 
-	test("with a custom streamFn too, the missing model is named and the stream function is not called", async () => {
-		const streamFn = scriptedStream([reply("never")]);
-		const agent = new Agent({ streamFn });
+	test("streamSimple passed explicitly counts as the default: the missing model is named", async () => {
+		const agent = new Agent({ streamFn: streamSimple });
 		await agent.prompt("hi");
-		expect(streamFn.contexts).toHaveLength(0);
 		expect(agent.state.errorMessage).toBe(NO_MODEL_TEXT);
 	});
 
 	test("once a model is assigned, the same agent runs normally", async () => {
-		const streamFn = scriptedStream([reply("hello")]);
-		const agent = new Agent({ streamFn });
-		await agent.prompt("hi");
-		agent.state.model = testModel;
-		await agent.prompt("again");
-		expect(agent.state.messages.at(-1)).toMatchObject({ role: "assistant", stopReason: "stop" });
-		expect(agent.state.errorMessage).toBeUndefined();
+		const faux = registerFauxProvider();
+		try {
+			faux.setResponses([fauxAssistantMessage("hello")]);
+			const agent = new Agent();
+			await agent.prompt("hi");
+			expect(agent.state.errorMessage).toBe(NO_MODEL_TEXT);
+			agent.state.model = faux.getModel();
+			await agent.prompt("again");
+			expect(agent.state.messages.at(-1)).toMatchObject({ role: "assistant", stopReason: "stop" });
+			expect(agent.state.errorMessage).toBeUndefined();
+		} finally {
+			faux.unregister();
+		}
 	});
 
 	test.each([

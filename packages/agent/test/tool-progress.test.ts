@@ -27,7 +27,7 @@ describe("tool progress", () => {
 		const { events } = await collect(stream);
 		assertRunInvariants(events);
 		const updates = events.filter((event) => event.type === "tool_execution_update");
-		expect(updates.map((event) => event.partialResult.details.pct)).toEqual([25, 75]);
+		expect(updates.map((event) => (event.partialResult.details as { pct: number }).pct)).toEqual([25, 75]);
 		expect(updates[0]).toMatchObject({ toolCallId: "p", toolName: "slow", args: { text: "x" } });
 	});
 

@@ -56,9 +56,7 @@ export {
 export { formatSchemaErrors, validateToolArguments, validateToolCall } from "./validation/validate-tool-arguments.js";
 export { preloadToolValidator } from "./validation/load-schema-compiler.js";
 export {
-	fnv1a,
 	IMAGE_OMITTED_TEXT,
-	isSameModel,
 	MISSING_TOOL_RESULT_TEXT,
 	sanitizeToolCallId,
 	type NormalizeToolCallId,

@@ -6,7 +6,7 @@
  */
 import type { Api, Model } from "./types.js";
 
-/** Stored credentials: refresh and access tokens and the access token's expiry (epoch ms). */
+/** Stored credentials: refresh and access tokens and the access token's expiry (epoch ms). Types only: @pi/ai has no OAuth flow behind it (see docs/migration.md); pass your own flow's access token as `options.apiKey`. */
 export type OAuthCredentials = {
 	refresh: string;
 	access: string;
@@ -14,35 +14,38 @@ export type OAuthCredentials = {
 	[key: string]: unknown;
 };
 
+/** The id of an OAuth provider (the reference's `anthropic`, `openai-codex`, …). Types only: @pi/ai has no OAuth flow behind it (see docs/migration.md); pass your own flow's access token as `options.apiKey`. */
 export type OAuthProviderId = string;
 
+/** The reference's older name of {@link OAuthProviderId}. Types only: @pi/ai has no OAuth flow behind it (see docs/migration.md); pass your own flow's access token as `options.apiKey`. */
 export type OAuthProvider = OAuthProviderId;
 
-/** A text question to the user during login. */
+/** A text question to the user during login. Types only: @pi/ai has no OAuth flow behind it (see docs/migration.md); pass your own flow's access token as `options.apiKey`. */
 export type OAuthPrompt = {
 	message: string;
 	placeholder?: string;
 	allowEmpty?: boolean;
 };
 
-/** Where the user should go to authorise. */
+/** Where the user should go to authorise. Types only: @pi/ai has no OAuth flow behind it (see docs/migration.md); pass your own flow's access token as `options.apiKey`. */
 export type OAuthAuthInfo = {
 	url: string;
 	instructions?: string;
 };
 
+/** One option of an {@link OAuthSelectPrompt}. Types only: @pi/ai has no OAuth flow behind it (see docs/migration.md); pass your own flow's access token as `options.apiKey`. */
 export type OAuthSelectOption = {
 	id: string;
 	label: string;
 };
 
-/** A choice put to the user during login. */
+/** A choice put to the user during login. Types only: @pi/ai has no OAuth flow behind it (see docs/migration.md); pass your own flow's access token as `options.apiKey`. */
 export type OAuthSelectPrompt = {
 	message: string;
 	options: OAuthSelectOption[];
 };
 
-/** What a login flow may ask the app to do. */
+/** What a login flow may ask the app to do. Types only: @pi/ai has no OAuth flow behind it (see docs/migration.md); pass your own flow's access token as `options.apiKey`. */
 export interface OAuthLoginCallbacks {
 	onAuth: (info: OAuthAuthInfo) => void;
 	onPrompt: (prompt: OAuthPrompt) => Promise<string>;
@@ -52,7 +55,7 @@ export interface OAuthLoginCallbacks {
 	signal?: AbortSignal;
 }
 
-/** An OAuth provider an app implements itself. */
+/** An OAuth provider an app implements itself: nothing in @pi/ai calls it. Types only: @pi/ai has no OAuth flow behind it (see docs/migration.md); pass your own flow's access token as `options.apiKey`. */
 export interface OAuthProviderInterface {
 	readonly id: OAuthProviderId;
 	readonly name: string;
@@ -63,6 +66,7 @@ export interface OAuthProviderInterface {
 	modifyModels?(models: Model<Api>[], credentials: OAuthCredentials): Model<Api>[];
 }
 
+/** What the reference lists about an OAuth provider. Types only: @pi/ai has no OAuth flow behind it (see docs/migration.md); pass your own flow's access token as `options.apiKey`. */
 export interface OAuthProviderInfo {
 	id: OAuthProviderId;
 	name: string;

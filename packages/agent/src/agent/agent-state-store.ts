@@ -9,7 +9,7 @@ import type { AgentEvent, AgentMessage, AgentState, AgentTool, ThinkingLevel } f
  */
 export class AgentStateStore implements AgentState {
 	systemPrompt: string;
-	model: Model<any>;
+	model: Model;
 	thinkingLevel: ThinkingLevel;
 	isStreaming = false;
 	streamingMessage: AgentMessage | undefined;
@@ -18,7 +18,7 @@ export class AgentStateStore implements AgentState {
 	private toolList: AgentTool<any>[];
 	private messageList: AgentMessage[];
 
-	constructor(initial: Partial<Pick<AgentState, "systemPrompt" | "model" | "thinkingLevel" | "tools" | "messages">> = {}, defaultModel: Model<any>) {
+	constructor(initial: Partial<Pick<AgentState, "systemPrompt" | "model" | "thinkingLevel" | "tools" | "messages">> = {}, defaultModel: Model) {
 		this.systemPrompt = initial.systemPrompt ?? "";
 		this.model = initial.model ?? defaultModel;
 		this.thinkingLevel = initial.thinkingLevel ?? "off";

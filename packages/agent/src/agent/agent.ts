@@ -1,9 +1,10 @@
-import { type ImageContent, type Message, type Model, type SimpleStreamOptions, streamSimple, type ThinkingBudgets } from "@pi/ai";
+import { type ImageContent, type Model, streamSimple } from "@pi/ai";
 import { runAgentLoop, runAgentLoopContinue } from "../loop/agent-loop.js";
 import { emptyAssistantMessage } from "../loop/assistant-messages.js";
 import { defaultConvertToLlm } from "../loop/default-convert-to-llm.js";
 import { isRedeemable } from "../loop/redeem-deferred.js";
 import { MessageQueue, type QueueMode, type SteeringMode } from "./message-queue.js";
+import { type AgentOptions, pickRunOptions } from "./agent-options.js";
 import { AgentStateStore } from "./agent-state-store.js";
 import { explainMissingModel, NO_MODEL } from "./no-model.js";
 import { promptMessages } from "./prompt-input.js";
@@ -12,74 +13,27 @@ import type { Session } from "../session/session.js";
 import { interruptedToolResults } from "./interrupted-tool-calls.js";
 import { missingModelText, resumeFromSession } from "./resume-from-session.js";
 import { SessionRecorder } from "./session-recorder.js";
-import type {
-	AfterToolCallContext,
-	AfterToolCallResult,
-	AgentCompactionConfig,
-	AgentEvent,
-	AgentLoopConfig,
-	AgentMessage,
-	AgentState,
-	BeforeToolCallContext,
-	CompactionSummaryMessage,
-	BeforeToolCallResult,
-	DeferredStreamFn,
-	ShouldStopAfterTurnContext,
-	StreamFn,
-	ToolExecutionMode,
-} from "../types.js";
+import type { AgentEvent, AgentLoopConfig, AgentMessage, AgentRunOptions, AgentState, StreamFn } from "../types.js";
+
+export type { AgentOptions } from "./agent-options.js";
 
 /** A subscriber to an agent's events; a returned promise is awaited before the run goes on. */
 export type AgentListener = (event: AgentEvent, signal: AbortSignal) => Promise<void> | void;
-
-/** Options of an {@link Agent}. Every field can also be changed later on the instance. */
-export interface AgentOptions {
-	/** Starting state: system prompt, model, thinking level, tools, messages. */
-	initialState?: Partial<Omit<AgentState, "pendingToolCalls" | "isStreaming" | "streamingMessage" | "errorMessage">>;
-	/** Default: keeps `user`, `assistant` and `toolResult` messages and drops the rest. */
-	convertToLlm?: (messages: AgentMessage[]) => Message[] | Promise<Message[]>;
-	transformContext?: (messages: AgentMessage[], signal?: AbortSignal) => Promise<AgentMessage[]>;
-	/** Default `streamSimple` from `@pi/ai`. */
-	streamFn?: StreamFn;
-	getApiKey?: (provider: string) => Promise<string | undefined> | string | undefined;
-	onPayload?: SimpleStreamOptions["onPayload"];
-	beforeToolCall?: (context: BeforeToolCallContext, signal?: AbortSignal) => Promise<BeforeToolCallResult | undefined>;
-	afterToolCall?: (context: AfterToolCallContext, signal?: AbortSignal) => Promise<AfterToolCallResult | undefined>;
-	shouldStopAfterTurn?: (context: ShouldStopAfterTurnContext) => boolean | Promise<boolean>;
-	/** Default `one-at-a-time`. */
-	steeringMode?: SteeringMode;
-	/** Default `one-at-a-time`. */
-	followUpMode?: QueueMode;
-	sessionId?: string;
-	thinkingBudgets?: ThinkingBudgets;
-	maxRetryDelayMs?: number;
-	/** Default `parallel`. */
-	toolExecution?: ToolExecutionMode;
-	/** Most model calls per run. Default: no limit. */
-	maxTurns?: number;
-	/** Redeems a deferred reply on `continue()`. Default `streamDeferred` from `@pi/ai`. */
-	streamDeferred?: DeferredStreamFn;
-	/**
-	 * Automatic context compaction, off by default: `{ enabled: true }` summarises the older
-	 * messages before a model call once the context nears the model's window (and after a reply
-	 * that overflowed it, retrying that call once). See docs/compaction.md.
-	 */
-	compaction?: AgentCompactionConfig;
-	/**
-	 * The session that keeps this agent's conversation (see docs/sessions.md). The agent starts
-	 * from it (messages, model, thinking level, system prompt; `initialState` overrides the
-	 * settings) and appends every message at its `message_end`, awaiting the append before the
-	 * run goes on; setting changes are appended before the next model call. A failed append
-	 * ends the run with an `error` message. `sessionId` defaults to the session's id.
-	 */
-	session?: Session;
-}
 
 /** One run of the agent: its abort controller and the interrupt of the reply in flight. */
 interface ActiveRun {
 	controller: AbortController;
 	interrupt: (() => void) | undefined;
 }
+
+/**
+ * The {@link AgentRunOptions} as instance fields of {@link Agent} (this interface merges into the
+ * class): set in the constructor, read by every run through the one key list of
+ * `AgentRunOptions`. `convertToLlm` and `toolExecution` always hold a value (their defaults).
+ */
+export interface Agent
+	extends Omit<AgentRunOptions, "convertToLlm" | "toolExecution">,
+		Required<Pick<AgentRunOptions, "convertToLlm" | "toolExecution">> {}
 
 /**
  * A stateful agent: it holds the transcript, the model and the tools, runs the agent loop over
@@ -104,36 +58,16 @@ export class Agent {
 	private readonly store: AgentStateStore;
 	private readonly listeners: AgentListener[] = [];
 	private readonly steeringQueue: MessageQueue;
-	private readonly followUpQueue: MessageQueue;
+	private readonly followUpQueue: MessageQueue<QueueMode>;
 	private activeRun: ActiveRun | undefined;
 	/** Runs not yet settled, including ones `reset()` detached. */
 	private readonly settling = new Set<Promise<void>>();
 	private readonly recorder: SessionRecorder | undefined;
 	/** The placeholder model of a resumed session whose model the catalog lacks. */
-	private readonly missingModel: { text: string; placeholder: Model<any> } | undefined;
+	private readonly missingModel: { text: string; placeholder: Model } | undefined;
 
-	convertToLlm: (messages: AgentMessage[]) => Message[] | Promise<Message[]>;
-	transformContext?: (messages: AgentMessage[], signal?: AbortSignal) => Promise<AgentMessage[]>;
+	/** Streams each reply; see {@link AgentOptions.streamFn}. */
 	streamFn: StreamFn;
-	getApiKey?: (provider: string) => Promise<string | undefined> | string | undefined;
-	onPayload?: SimpleStreamOptions["onPayload"];
-	beforeToolCall?: (context: BeforeToolCallContext, signal?: AbortSignal) => Promise<BeforeToolCallResult | undefined>;
-	afterToolCall?: (context: AfterToolCallContext, signal?: AbortSignal) => Promise<AfterToolCallResult | undefined>;
-	shouldStopAfterTurn?: (context: ShouldStopAfterTurnContext) => boolean | Promise<boolean>;
-	/** Sent to providers for prompt caching and routing. */
-	sessionId?: string;
-	/** Token budgets per thinking level, for budget-based providers. */
-	thinkingBudgets?: ThinkingBudgets;
-	/** Give up when a provider asks to wait longer than this before a retry. */
-	maxRetryDelayMs?: number;
-	/** How the tool calls of one reply run. */
-	toolExecution: ToolExecutionMode;
-	/** Most model calls per run. */
-	maxTurns?: number;
-	/** Redeems a deferred reply on `continue()`; `undefined` means `streamDeferred` from `@pi/ai`. */
-	streamDeferred?: DeferredStreamFn;
-	/** Automatic context compaction; `undefined` or `enabled: false` turns it off. */
-	compaction?: AgentCompactionConfig;
 
 	constructor(options: AgentOptions = {}) {
 		const session = options.session;
@@ -149,21 +83,10 @@ export class Agent {
 		}
 		this.steeringQueue = new MessageQueue(options.steeringMode ?? "one-at-a-time");
 		this.followUpQueue = new MessageQueue(options.followUpMode ?? "one-at-a-time");
-		this.convertToLlm = options.convertToLlm ?? defaultConvertToLlm;
-		this.transformContext = options.transformContext;
 		this.streamFn = options.streamFn ?? streamSimple;
-		this.getApiKey = options.getApiKey;
-		this.onPayload = options.onPayload;
-		this.beforeToolCall = options.beforeToolCall;
-		this.afterToolCall = options.afterToolCall;
-		this.shouldStopAfterTurn = options.shouldStopAfterTurn;
-		this.sessionId = options.sessionId ?? session?.id;
-		this.thinkingBudgets = options.thinkingBudgets;
-		this.maxRetryDelayMs = options.maxRetryDelayMs;
-		this.toolExecution = options.toolExecution ?? "parallel";
-		this.maxTurns = options.maxTurns;
-		this.streamDeferred = options.streamDeferred;
-		this.compaction = options.compaction;
+		// The run options live on the instance (where the app may change them) and flow from
+		// there into every run's config; the defaults are the instance's starting values.
+		Object.assign(this, { convertToLlm: defaultConvertToLlm, toolExecution: "parallel", sessionId: session?.id }, pickRunOptions(options));
 	}
 
 	/**
@@ -199,7 +122,7 @@ export class Agent {
 
 	/** How `followUp()` messages are delivered: `one-at-a-time` (default) or `all`. */
 	get followUpMode(): QueueMode {
-		return this.followUpQueue.mode as QueueMode;
+		return this.followUpQueue.mode;
 	}
 
 	set followUpMode(mode: QueueMode) {
@@ -315,7 +238,9 @@ export class Agent {
 		const config = this.loopConfig(active, skipInitialSteeringPoll);
 		const sink = (event: AgentEvent) => this.deliver(active, event);
 		const signal = active.controller.signal;
-		const streamFn = explainMissingModel(this.streamFn);
+		// Only the default stream function is told about a missing model; a custom one gets the
+		// placeholder and decides for itself (a mock, a proxy, a router), as the reference's does.
+		const streamFn = this.streamFn === streamSimple ? explainMissingModel(streamSimple) : this.streamFn;
 		let running: Promise<AgentMessage[]>;
 		try {
 			running = continuation
@@ -341,22 +266,10 @@ export class Agent {
 		let skipSteeringPoll = skipInitialSteeringPoll;
 		const thinkingLevel = this.store.thinkingLevel;
 		return {
+			convertToLlm: defaultConvertToLlm,
+			...pickRunOptions(this),
 			model: this.store.model,
 			reasoning: thinkingLevel === "off" ? undefined : thinkingLevel,
-			sessionId: this.sessionId,
-			thinkingBudgets: this.thinkingBudgets,
-			maxRetryDelayMs: this.maxRetryDelayMs,
-			onPayload: this.onPayload,
-			convertToLlm: this.convertToLlm,
-			transformContext: this.transformContext,
-			getApiKey: this.getApiKey,
-			beforeToolCall: this.beforeToolCall,
-			afterToolCall: this.afterToolCall,
-			shouldStopAfterTurn: this.shouldStopAfterTurn,
-			toolExecution: this.toolExecution,
-			maxTurns: this.maxTurns,
-			streamDeferred: this.streamDeferred,
-			compaction: this.compaction,
 			// A detached run (after reset) must not take messages meant for the next one.
 			getSteeringMessages: () => {
 				if (active !== this.activeRun) return [];
@@ -387,7 +300,7 @@ export class Agent {
 		// the run goes on (the loop awaits this sink).
 		if (this.recorder) {
 			try {
-				await this.record(event);
+				await this.record(this.recorder, event);
 			} catch (error) {
 				failure = { error: error instanceof RunFailure ? error : new RunFailure("session append", error) };
 			}
@@ -409,8 +322,7 @@ export class Agent {
 	 * What the session hears of an event: settings at the run's start, messages at their end, a
 	 * `compaction` entry at a compaction's end.
 	 */
-	private async record(event: AgentEvent): Promise<void> {
-		const recorder = this.recorder as SessionRecorder;
+	private async record(recorder: SessionRecorder, event: AgentEvent): Promise<void> {
 		if (event.type === "agent_start") {
 			if (this.missingModel && this.store.model === this.missingModel.placeholder) throw new RunFailure("resume", new Error(this.missingModel.text));
 			const model = this.store.model === NO_MODEL ? undefined : this.store.model;
@@ -419,7 +331,7 @@ export class Agent {
 			await recorder.persist(this.store.messages);
 		} else if (event.type === "compaction_end" && event.messages) {
 			// The entry goes under the last kept message: after an overflow, beside the dropped reply.
-			const summary = event.messages[0] as CompactionSummaryMessage;
+			const [summary] = event.messages;
 			const id = await recorder.recordCompaction({ summary: summary.summary, firstKept: event.messages[1], tokensBefore: event.tokensBefore }, event.messages);
 			// The summary takes the entry's timestamp: the transcript then equals what buildContext() rebuilds.
 			const entry = recorder.session.getEntry(id);

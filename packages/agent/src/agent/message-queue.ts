@@ -13,10 +13,10 @@ export type QueueMode = "all" | "one-at-a-time";
 export type SteeringMode = QueueMode | "interrupt";
 
 /** A FIFO of messages waiting for the loop; `drain` takes what one poll delivers. */
-export class MessageQueue {
+export class MessageQueue<TMode extends SteeringMode = SteeringMode> {
 	private items: AgentMessage[] = [];
 
-	constructor(public mode: SteeringMode) {}
+	constructor(public mode: TMode) {}
 
 	get length(): number {
 		return this.items.length;

@@ -5,8 +5,12 @@ import type { StreamFn } from "../types.js";
 /** The `errorMessage` of a run started by an agent that has no model. */
 export const NO_MODEL_TEXT = "no model set: assign `agent.state.model` or pass `initialState.model`";
 
-/** The model an agent has until one is set; see {@link explainMissingModel}. */
-export const NO_MODEL: Model<any> = {
+/**
+ * The model an agent has until one is set. A custom `streamFn` is called with it (and decides
+ * for itself what to do); the default one ends the run with {@link NO_MODEL_TEXT}, see
+ * {@link explainMissingModel}.
+ */
+export const NO_MODEL: Model = {
 	id: "no-model-set",
 	name: "No model set (assign agent.state.model)",
 	api: "no-model-set",
@@ -20,7 +24,7 @@ export const NO_MODEL: Model<any> = {
 };
 
 /**
- * Wraps a stream function so that a call with {@link NO_MODEL} ends at once with an error reply
+ * Wraps the default stream function (`streamSimple`) so that a call with {@link NO_MODEL} ends at once with an error reply
  * saying how to set a model, instead of whatever the stream function makes of a model no
  * provider serves (for `streamSimple`: "No API provider registered for api …"). Any other model
  * goes to `streamFn` unchanged. The run still ends the usual way, `agent_end` included.

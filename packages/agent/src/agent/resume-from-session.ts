@@ -13,7 +13,7 @@ export interface ResumedState {
 	initial: InitialState;
 	recorded: RecordedSettings;
 	/** The session's model, when the catalog lacks it and the app passed none. */
-	missingModel: { ref: SessionModelRef; placeholder: Model<any> } | undefined;
+	missingModel: { ref: SessionModelRef; placeholder: Model } | undefined;
 }
 
 /**
@@ -36,7 +36,7 @@ export function resumeFromSession(session: Session, initial: InitialState = {}):
 		model = getModel(context.model.provider as Provider, context.model.modelId);
 		if (!model) {
 			const { provider, modelId } = context.model;
-			const placeholder: Model<any> = {
+			const placeholder: Model = {
 				id: modelId,
 				name: `${provider}/${modelId} (not in the model catalog)`,
 				api: "missing-model",

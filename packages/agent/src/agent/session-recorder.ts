@@ -47,7 +47,7 @@ export class SessionRecorder {
 	 * Appends `model_change`, `thinking_level_change` and `system_prompt_change` entries for the
 	 * settings that differ from what the session's path last recorded, in one append.
 	 */
-	async recordSettings(messages: readonly AgentMessage[], settings: { model: Model<any> | undefined; thinkingLevel: ThinkingLevel; systemPrompt: string }): Promise<void> {
+	async recordSettings(messages: readonly AgentMessage[], settings: { model: Model | undefined; thinkingLevel: ThinkingLevel; systemPrompt: string }): Promise<void> {
 		const parentId = this.parentFor(messages);
 		const base = parentId === this.session.leafId ? this.recorded : await this.settingsAt(parentId);
 		const inputs: SessionEntryInput[] = [];

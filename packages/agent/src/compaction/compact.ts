@@ -10,7 +10,7 @@ import { buildSummaryPrompt, SUMMARY_SYSTEM_PROMPT } from "./summary-prompt.js";
 /** Options of {@link compact}. */
 export interface CompactOptions {
 	/** The model that writes the summary (the `Agent` passes its own unless `compaction.model` is set). */
-	model: Model<any>;
+	model: Model;
 	/** Streams the summary call. Default `streamSimple` from `@pi/ai`. */
 	streamFn?: StreamFn;
 	/** Tokens of the newest messages kept verbatim. Default 20,000. */

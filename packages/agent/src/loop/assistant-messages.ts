@@ -11,7 +11,7 @@ export const ABORTED_TEXT = "Request was aborted.";
  * has no reply of the model to attach it to.
  */
 export function emptyAssistantMessage(
-	model: Model<any>,
+	model: Model,
 	stopReason: "error" | "aborted",
 	errorMessage: string,
 ): AssistantMessage {

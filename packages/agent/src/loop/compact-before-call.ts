@@ -106,7 +106,7 @@ export async function compactBeforeCall(run: LoopRun, overflowReply?: AssistantM
 		tokensAfter,
 		summary: outcome.summary,
 		firstKeptIndex: outcome.firstKeptIndex,
-		messages: messages.slice(),
+		messages: [summaryMessage, ...messages.slice(1)],
 		...(planned.overflowReply ? { overflowReply: planned.overflowReply } : {}),
 	});
 }

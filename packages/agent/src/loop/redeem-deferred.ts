@@ -24,11 +24,11 @@ export function isRedeemable(message: AgentMessage | undefined): boolean {
  * provider; its id from the handle), else the catalog's entry for the handle's provider and
  * model. Throws, naming the model, when neither fits.
  */
-export function modelForHandle(current: Model<any>, handle: DeferredHandle): Model<any> {
+export function modelForHandle(current: Model, handle: DeferredHandle): Model {
 	if (current.api === handle.api && current.provider === handle.provider) {
 		return current.id === handle.modelId ? current : { ...current, id: handle.modelId };
 	}
-	const known = getModel(handle.provider as never, handle.modelId as never) as Model<any> | undefined;
+	const known = getModel(handle.provider as never, handle.modelId as never) as Model | undefined;
 	if (known && known.api === handle.api) return known;
 	throw new Error(
 		`cannot redeem the deferred reply: its model ${handle.provider}/${handle.modelId} (${handle.api}) is neither the agent's model nor in the catalog; set state.model to it`,

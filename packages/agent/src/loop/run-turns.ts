@@ -1,7 +1,7 @@
 import type { AssistantMessage, ToolResultMessage } from "@pi/ai";
 import { canRetryAfterOverflow, compactBeforeCall } from "./compact-before-call.js";
 import { executeToolCalls } from "./execute-tool-calls.js";
-import { failRun } from "./fail-run.js";
+import { endFailedRun } from "./end-failed-run.js";
 import type { LoopRun } from "./loop-run-state.js";
 import { guard, RunFailure } from "./run-failure.js";
 import { type ReplyOutcome, streamReply } from "./stream-reply.js";
@@ -10,7 +10,7 @@ import { deferredPlaceholder } from "./redeem-deferred.js";
 
 /**
  * Runs turns until the agent is done, then emits `agent_end`; resolves with the messages the run
- * added. Never rejects: a failure anywhere ends the run through {@link failRun}.
+ * added. Never rejects: a failure anywhere ends the run through {@link endFailedRun}.
  *
  * A turn: deliver pending messages (prompts, steering, follow-ups), call the model, run the
  * tools it asked for. After a turn the run ends when the signal aborted, the reply failed, was
@@ -92,7 +92,7 @@ export async function runLoop(run: LoopRun, prompts: readonly AgentMessage[]): P
 			if (run.pending.length === 0) break;
 		}
 	} catch (error) {
-		await failRun(run, error);
+		await endFailedRun(run, error);
 	}
 	run.events.windingDown = true; // nothing can follow agent_end: a throwing listener changes nothing now
 	await run.events.emit({ type: "agent_end", messages: run.newMessages });

@@ -155,6 +155,7 @@ class JsonlSessionStorage implements SessionStorage {
 		this.id = undefined;
 		this.knownSize = -1;
 		this.knownLastId = undefined;
+		this.pendingCut = undefined;
 		await file?.close();
 	}
 

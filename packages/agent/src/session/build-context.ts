@@ -3,6 +3,7 @@
  * `Session` calls it with the path from the root to a leaf.
  */
 import type { AgentMessage, CompactionSummaryMessage } from "../types.js";
+import { createCompactionSummaryMessage } from "../compaction/compaction-summary-message.js";
 import type { CompactionEntry, SessionContext, SessionEntry, SessionModelRef } from "./session-entry.js";
 
 /**
@@ -55,7 +56,7 @@ export function buildSessionContext(path: readonly SessionEntry[]): SessionConte
 		for (const entry of path) if (entry.type === "message") messages.push(entry.message);
 	} else {
 		const compaction = path[compactionIndex] as CompactionEntry;
-		messages.push(compactionSummaryMessage(compaction));
+		messages.push(createCompactionSummaryMessage(compaction.summary, compaction.tokensBefore, compaction.timestamp));
 		let keptStart = compactionIndex + 1;
 		for (let index = 0; index < compactionIndex; index++) {
 			if (path[index]?.id === compaction.firstKeptEntryId) {
@@ -71,7 +72,12 @@ export function buildSessionContext(path: readonly SessionEntry[]): SessionConte
 	return { messages, model, thinkingLevel, systemPrompt };
 }
 
-/** The transcript message that stands for a compaction's summary. */
+/**
+ * The transcript message that stands for a compaction entry's summary.
+ *
+ * @deprecated Use `createCompactionSummaryMessage(entry.summary, entry.tokensBefore, entry.timestamp)`
+ * (the reference's name), which this calls.
+ */
 export function compactionSummaryMessage(entry: CompactionEntry): CompactionSummaryMessage {
-	return { role: "compactionSummary", summary: entry.summary, tokensBefore: entry.tokensBefore, timestamp: entry.timestamp };
+	return createCompactionSummaryMessage(entry.summary, entry.tokensBefore, entry.timestamp);
 }

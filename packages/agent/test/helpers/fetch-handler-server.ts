@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { toNodeHandler } from "../../src/proxy/index.js";
+import { toNodeHandler } from "../../src/proxy/proxy-server.js";
 
 /** A real HTTP server on 127.0.0.1 that answers with a `Request → Response` handler. */
 export interface FetchHandlerServer {

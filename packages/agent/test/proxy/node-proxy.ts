@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { type Api, type Context, createProviderStream, type Model, type SimpleStreamOptions } from "@pi/ai";
-import { handleProxyRequest, type ProxyServerOptions, toNodeHandler } from "../../src/proxy/index.js";
+import { handleProxyRequest, type ProxyServerOptions, toNodeHandler } from "../../src/proxy/proxy-server.js";
 
 export const APP_TOKEN = "app-token-123";
 

@@ -1,7 +1,7 @@
 import { type Api, type Context, createProviderStream, type Model, type SimpleStreamOptions } from "@pi/ai";
 import { describe, expect, it } from "vitest";
 import { streamProxy } from "../../src/index.js";
-import type { ProxyCallUsage } from "../../src/proxy/index.js";
+import type { ProxyCallUsage } from "../../src/proxy/proxy-server.js";
 import { gate } from "../helpers/collect.js";
 import { APP_TOKEN, answeringStreamFn, type NodeProxy, proxyContext, proxyModel, startNodeProxy, validBody, watchProcess } from "./node-proxy.js";
 import { postHead, rawExchange } from "./raw-http.js";
@@ -66,7 +66,7 @@ describe("1. a broken request never kills the server", () => {
 	});
 
 	it("a handler that rejects answers 500 through the adapter, and the adapter tells onError", async () => {
-		const { toNodeHandler } = await import("../../src/proxy/index.js");
+		const { toNodeHandler } = await import("../../src/proxy/proxy-server.js");
 		const { createServer } = await import("node:http");
 		const told: unknown[] = [];
 		const server = createServer(toNodeHandler(() => Promise.reject(new Error("boom")), { onError: (error) => told.push(error) }));
@@ -188,7 +188,7 @@ describe("4. a refused body does not stall the connection", () => {
 	});
 
 	it("handleProxyRequest itself answers 401 and 413 with connection: close, for any adapter, without reading the body", async () => {
-		const { handleProxyRequest } = await import("../../src/proxy/index.js");
+		const { handleProxyRequest } = await import("../../src/proxy/proxy-server.js");
 		let pulled = 0;
 		const body = () => new ReadableStream<Uint8Array>({ pull: (controller) => void (++pulled < 100 ? controller.enqueue(new Uint8Array(1000)) : controller.close()) });
 		const post = (token: string, headers: Record<string, string> = {}) =>

@@ -10,7 +10,7 @@ import {
 import { assertEventProtocol, type ReplayServer, recordEvents, sseResponse, startReplayServer } from "@pi/ai/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Agent, streamProxy } from "../../src/index.js";
-import { handleProxyRequest, type ProxyServerOptions } from "../../src/proxy/index.js";
+import { handleProxyRequest, type ProxyServerOptions } from "../../src/proxy/proxy-server.js";
 import { gate } from "../helpers/collect.js";
 import { type FetchHandlerServer, serveFetchHandler } from "../helpers/fetch-handler-server.js";
 

@@ -1,7 +1,7 @@
 import { createMemorySessionStorage, openSession } from "@pi/agent-core";
 import { describe, expect, it } from "vitest";
 import { SessionRecorder } from "../../src/agent/session-recorder.js";
-import { compactionSummaryMessage } from "../../src/session/build-context.js";
+import { createCompactionSummaryMessage } from "../../src/index.js";
 import { assistant, texts, user } from "./helpers.js";
 
 describe("recording a compaction (the extension point for the Agent's compaction_end)", () => {
@@ -18,7 +18,8 @@ describe("recording a compaction (the extension point for the Agent's compaction
 		expect(session.getEntry((entry as { firstKeptEntryId: string }).firstKeptEntryId)).toMatchObject({ type: "message", message: before[2] });
 
 		// The agent's transcript after the compaction: the summary, then the kept messages, then more.
-		const after = [compactionSummaryMessage(entry as never), ...before.slice(2), user("five")];
+		const summary = entry as { summary: string; tokensBefore: number; timestamp: number };
+		const after = [createCompactionSummaryMessage(summary.summary, summary.tokensBefore, summary.timestamp), ...before.slice(2), user("five")];
 		await recorder.persist(after);
 		expect((await session.path()).map((e) => e.type)).toEqual(["message", "message", "message", "message", "compaction", "message"]);
 		await session.close();

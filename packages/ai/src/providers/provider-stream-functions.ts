@@ -54,19 +54,39 @@ const VERTEX = "Vertex AI needs Google Cloud credentials, which this package doe
 const MISTRAL = "use api \"openai-completions\" with baseUrl https://api.mistral.ai/v1 (getModels(\"mistral\")).";
 const CODEX = "the ChatGPT subscription API needs OAuth, which this package does not implement; use api \"openai-responses\" with an API key.";
 
-/** Not implemented here: fails with advice (Azure speaks OpenAI Responses; use `streamOpenAIResponses`). */
+/**
+ * A reference name with no implementation here: there is no Azure OpenAI provider (Azure's
+ * deployment URLs and `api-key` header). Calling it ends the stream at once with an `error`
+ * message saying so. Use instead: `streamOpenAIResponses` (api `openai-responses`) with
+ * `baseUrl: "https://<resource>.openai.azure.com/openai/v1"` and `headers: { "api-key": key }`.
+ */
 export const streamAzureOpenAIResponses: StreamFunction<"azure-openai-responses", AzureOpenAIResponsesOptions> = unsupported("streamAzureOpenAIResponses", AZURE);
-/** Not implemented here: fails with advice. */
+/** A reference name with no implementation here, like {@link streamAzureOpenAIResponses}: use `streamSimpleOpenAIResponses` with Azure's `baseUrl`. */
 export const streamSimpleAzureOpenAIResponses: StreamFunction<"azure-openai-responses", SimpleStreamOptions> = unsupported("streamSimpleAzureOpenAIResponses", AZURE);
-/** Not implemented here: fails with advice (use the Gemini API through `streamGoogle`). */
+/**
+ * A reference name with no implementation here: there is no Vertex AI provider (it needs Google
+ * Cloud credentials, which this package does not handle). Calling it ends the stream at once
+ * with an `error` message saying so. Use instead: the Gemini API, `streamGoogle` (api
+ * `google-generative-ai`) with an API key.
+ */
 export const streamGoogleVertex: StreamFunction<"google-vertex", GoogleVertexOptions> = unsupported("streamGoogleVertex", VERTEX);
-/** Not implemented here: fails with advice. */
+/** A reference name with no implementation here, like {@link streamGoogleVertex}: use `streamSimpleGoogle`. */
 export const streamSimpleGoogleVertex: StreamFunction<"google-vertex", SimpleStreamOptions> = unsupported("streamSimpleGoogleVertex", VERTEX);
-/** Not implemented here: fails with advice (Mistral is served through Chat Completions). */
+/**
+ * A reference name with no implementation here: there is no provider for Mistral's
+ * Conversations API. Calling it ends the stream at once with an `error` message saying so. Use
+ * instead: `streamOpenAICompletions` (api `openai-completions`) with
+ * `baseUrl: "https://api.mistral.ai/v1"`, e.g. a model from `getModels("mistral")`.
+ */
 export const streamMistral: StreamFunction<"mistral-conversations", MistralOptions> = unsupported("streamMistral", MISTRAL);
-/** Not implemented here: fails with advice. */
+/** A reference name with no implementation here, like {@link streamMistral}: use `streamSimpleOpenAICompletions` with Mistral's `baseUrl`. */
 export const streamSimpleMistral: StreamFunction<"mistral-conversations", SimpleStreamOptions> = unsupported("streamSimpleMistral", MISTRAL);
-/** Not implemented here: fails with advice (OAuth subscriptions are out of scope). */
+/**
+ * A reference name with no implementation here: there is no provider for the ChatGPT
+ * subscription (Codex) API, which needs an OAuth login this package does not implement. Calling
+ * it ends the stream at once with an `error` message saying so. Use instead:
+ * `streamOpenAIResponses` (api `openai-responses`) with an OpenAI API key.
+ */
 export const streamOpenAICodexResponses: StreamFunction<"openai-codex-responses", OpenAICodexResponsesOptions> = unsupported("streamOpenAICodexResponses", CODEX);
-/** Not implemented here: fails with advice. */
+/** A reference name with no implementation here, like {@link streamOpenAICodexResponses}: use `streamSimpleOpenAIResponses` with an API key. */
 export const streamSimpleOpenAICodexResponses: StreamFunction<"openai-codex-responses", SimpleStreamOptions> = unsupported("streamSimpleOpenAICodexResponses", CODEX);

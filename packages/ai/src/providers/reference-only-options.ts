@@ -9,10 +9,10 @@ import type { StreamOptions, ThinkingBudgets, ThinkingLevel } from "../types.js"
 import type { GoogleThinkingLevel } from "./google-generative-ai/google-options.js";
 import type { ResponsesServiceTier } from "./openai-responses/wire-types.js";
 
-/** Whether Claude on Bedrock returns summarized thinking or omits it. */
+/** Whether Claude on Bedrock returns summarized thinking or omits it. For a Bedrock module plugged in with `setBedrockProviderModule`; @pi/ai reads none of it. */
 export type BedrockThinkingDisplay = "summarized" | "omitted";
 
-/** Options of the reference's Amazon Bedrock provider (see `setBedrockProviderModule`). */
+/** Options of the reference's Amazon Bedrock provider. @pi/ai has no Bedrock provider of its own: these reach a module plugged in with `setBedrockProviderModule`, unread here. */
 export interface BedrockOptions extends StreamOptions {
 	region?: string;
 	profile?: string;
@@ -25,7 +25,7 @@ export interface BedrockOptions extends StreamOptions {
 	bearerToken?: string;
 }
 
-/** Options of the reference's Azure OpenAI Responses provider. */
+/** Options of the reference's Azure OpenAI Responses provider, which @pi/ai lacks: `streamAzureOpenAIResponses` fails saying so. Use `OpenAIResponsesOptions` with Azure's `baseUrl`. */
 export interface AzureOpenAIResponsesOptions extends StreamOptions {
 	reasoningEffort?: ThinkingLevel;
 	reasoningSummary?: "auto" | "detailed" | "concise" | null;
@@ -35,7 +35,7 @@ export interface AzureOpenAIResponsesOptions extends StreamOptions {
 	azureDeploymentName?: string;
 }
 
-/** Options of the reference's Google Vertex provider. */
+/** Options of the reference's Google Vertex provider, which @pi/ai lacks: `streamGoogleVertex` fails saying so. Use `GoogleOptions` with the Gemini API. */
 export interface GoogleVertexOptions extends StreamOptions {
 	toolChoice?: "auto" | "none" | "any";
 	thinking?: { enabled: boolean; budgetTokens?: number; level?: GoogleThinkingLevel };
@@ -43,14 +43,14 @@ export interface GoogleVertexOptions extends StreamOptions {
 	location?: string;
 }
 
-/** Options of the reference's Mistral Conversations provider. */
+/** Options of the reference's Mistral Conversations provider, which @pi/ai lacks: `streamMistral` fails saying so. Use `OpenAICompletionsOptions` with Mistral's `baseUrl`. */
 export interface MistralOptions extends StreamOptions {
 	toolChoice?: "auto" | "none" | "any" | "required" | { type: "function"; function: { name: string } };
 	promptMode?: "reasoning";
 	reasoningEffort?: "none" | "high";
 }
 
-/** Options of the reference's OpenAI Codex (ChatGPT subscription) provider. */
+/** Options of the reference's OpenAI Codex (ChatGPT subscription) provider, which @pi/ai lacks: `streamOpenAICodexResponses` fails saying so. Use `OpenAIResponsesOptions` with an API key. */
 export interface OpenAICodexResponsesOptions extends StreamOptions {
 	reasoningEffort?: "none" | ThinkingLevel;
 	reasoningSummary?: "auto" | "concise" | "detailed" | "off" | "on" | null;

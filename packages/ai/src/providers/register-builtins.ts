@@ -85,7 +85,12 @@ export function registerBuiltInApiProviders(): void {
 	}
 }
 
-/** The earlier spelling of {@link registerBuiltInApiProviders}, kept as an alias. */
+/**
+ * The earlier spelling of {@link registerBuiltInApiProviders}, kept as an alias so that code
+ * written against it compiles.
+ *
+ * @deprecated Use `registerBuiltInApiProviders` (the reference's spelling); this alias is the same function.
+ */
 export const registerBuiltinApiProviders: () => void = registerBuiltInApiProviders;
 
 /**

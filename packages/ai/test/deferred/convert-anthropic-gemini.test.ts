@@ -4,7 +4,7 @@
  * reply gives, for every recorded capture: the whole objects are built from the captures' events.
  */
 import { describe, expect, it } from "vitest";
-import { convertMessageObject } from "../../src/providers/anthropic-messages/convert-message.js";
+import { convertMessageObject } from "../../src/providers/anthropic-messages/convert-response.js";
 import { convertGenerateContentResponse } from "../../src/providers/google-generative-ai/convert-response.js";
 import { listFixtures, type ReplayServer } from "../../src/testing/index.js";
 import { anthropicMessageFromCapture, anthropicModel, builderFor, comparable, geminiModel, geminiResponseFromCapture, streamedReply } from "./helpers.js";

@@ -4,11 +4,10 @@ import { mapStopReason } from "./map-stop-reason.js";
 import { parseUsage } from "./parse-usage.js";
 import type { AnthropicStreamEvent, AnthropicWireContentBlock } from "./wire-types.js";
 
-/** What a wire block index maps to. `skip` marks server-side blocks, whose deltas go nowhere. */
+/** What a wire block index maps to. */
 type OpenBlock =
 	| { kind: "text" | "thinking"; contentIndex: number }
 	| { kind: "toolCall"; contentIndex: number; wholeInput: boolean }
-	| { kind: "skip" }
 	/** A server-tool block, assembled whole (its streamed input included) for replay. */
 	| { kind: "server"; block: Record<string, unknown>; inputJson: string };
 
@@ -68,7 +67,7 @@ export class AnthropicStreamState {
 			case "content_block_stop": {
 				const block = typeof event.index === "number" ? this.blocks.get(event.index) : undefined;
 				if (block?.kind === "server") this.closeServerBlock(block);
-				else if (block && block.kind !== "skip") this.builder.end(block.contentIndex);
+				else if (block) this.builder.end(block.contentIndex);
 				break;
 			}
 			case "message_delta": {
@@ -169,7 +168,7 @@ export class AnthropicStreamState {
 	private applyDelta(event: AnthropicStreamEvent): void {
 		const delta = event.delta;
 		const block = typeof event.index === "number" ? this.blocks.get(event.index) : undefined;
-		if (!delta || !block || block.kind === "skip") return;
+		if (!delta || !block) return;
 		if (block.kind === "server") {
 			if (delta.type === "input_json_delta" && typeof delta.partial_json === "string") block.inputJson += delta.partial_json;
 			return;

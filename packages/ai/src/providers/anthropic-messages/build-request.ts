@@ -26,12 +26,12 @@ export const DEFAULT_MAX_TOKENS_CAP = 32_000;
 /** Anthropic's smallest accepted `budget_tokens`. */
 export const MIN_THINKING_BUDGET = 1024;
 
-/**
- * Options of the Anthropic Messages provider: the common {@link StreamOptions} plus its own.
- */
 /** Whether thinking comes back summarized or is omitted (`thinking.display`). */
 export type AnthropicThinkingDisplay = "summarized" | "omitted";
 
+/**
+ * Options of the Anthropic Messages provider: the common {@link StreamOptions} plus its own.
+ */
 export interface AnthropicOptions extends StreamOptions {
 	/**
 	 * Turn on extended thinking. Models that take adaptive thinking (Opus 4.6, Sonnet 4.6 and

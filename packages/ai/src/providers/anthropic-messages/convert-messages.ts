@@ -1,4 +1,9 @@
+/**
+ * Unified to wire: a transcript into the Messages API's `messages`. Its opposite direction, wire to
+ * unified, is convert-response.ts (whole responses) and anthropic-stream-state.ts (streams).
+ */
 import { decodeServerBlocks } from "./server-blocks.js";
+import { isBlank } from "../../utils/is-blank.js";
 import { sanitizeToolCallId, transformMessages } from "../../transform-messages.js";
 import type { Api, AssistantMessage, ImageContent, Message, Model, TextContent, ToolResultMessage } from "../../types.js";
 import type {
@@ -105,10 +110,6 @@ function assistantBlocks(message: AssistantMessage): AnthropicAssistantBlock[] {
 		}
 	}
 	return blocks;
-}
-
-function isBlank(text: string): boolean {
-	return text.trim() === "";
 }
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;

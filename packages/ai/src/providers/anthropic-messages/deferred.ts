@@ -8,7 +8,7 @@ import { requestJson, requestText } from "../../http/request-json.js";
 import { transportOptions } from "../../http/request-options.js";
 import type { Api, Context, DeferredCancelOptions, DeferredFetchOptions, DeferredHandle, Model } from "../../types.js";
 import { type AnthropicOptions, authHeaders, batchesUrl, buildRequest } from "./build-request.js";
-import { type AnthropicMessageObject, convertMessageObject } from "./convert-message.js";
+import { type AnthropicMessageObject, convertMessageObject } from "./convert-response.js";
 
 /** How long Anthropic keeps a batch's results: 29 days after its creation. */
 export const RESULTS_RETENTION_MS = 29 * 24 * 60 * 60 * 1000;

@@ -1,3 +1,4 @@
+/** Unified to wire: a transcript into Gemini `contents`. The other direction is convert-response.ts (whole responses) and gemini-stream-state.ts (streams). */
 import { isSameModel, transformMessages } from "../../transform-messages.js";
 import { decodeTextSignature } from "./server-parts.js";
 import type { Api, AssistantMessage, ImageContent, Message, Model, TextContent, ToolResultMessage, UserMessage } from "../../types.js";

@@ -1,3 +1,4 @@
+/** Wire to unified: a whole `generateContent` response (a batch result) into a builder. The other direction is convert-messages.ts. */
 import type { AssistantMessageBuilder } from "../../assistant-message-builder.js";
 import { GeminiStreamState } from "./gemini-stream-state.js";
 import { createToolCallIdGenerator } from "./tool-call-id.js";

@@ -1,3 +1,4 @@
+/** Unified to wire: a transcript into Chat Completions `messages`. The other direction is completions-stream-state.ts. */
 import { transformMessages } from "../../transform-messages.js";
 import type { AssistantMessage, Context, Model, ToolResultMessage, UserMessage } from "../../types.js";
 import { imageDataUrl } from "../openai-shared.js";

@@ -1,3 +1,4 @@
+/** Unified to wire: a transcript into Responses `input` items. The other direction is convert-response.ts (whole responses) and responses-stream-state.ts (streams). */
 import { isSameModel, transformMessages } from "../../transform-messages.js";
 import type { Api, AssistantMessage, ImageContent, Message, Model, TextContent, ThinkingContent, ToolResultMessage } from "../../types.js";
 import { imageDataUrl } from "../openai-shared.js";

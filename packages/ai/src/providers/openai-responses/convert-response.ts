@@ -1,3 +1,4 @@
+/** Wire to unified: a whole Responses `response` object (a background reply) into a builder. The other direction is convert-messages.ts. */
 import type { AssistantMessageBuilder } from "../../assistant-message-builder.js";
 import type { Api, Model } from "../../types.js";
 import { ResponsesStreamState } from "./responses-stream-state.js";

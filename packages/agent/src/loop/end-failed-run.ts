@@ -4,7 +4,8 @@ import type { LoopRun } from "./loop-run-state.js";
 import { redact, RunFailure } from "./run-failure.js";
 
 /**
- * Ends a run that failed, with a well-formed event sequence, whatever phase it was in:
+ * Ends a run that failed, with a well-formed event sequence, whatever phase it was in. (The
+ * failure itself, the error that names what failed, is a {@link RunFailure}: run-failure.ts.)
  *
  * 0. a compaction in progress gets its `compaction_end` with the error (the transcript is
  *    unchanged);
@@ -19,7 +20,7 @@ import { redact, RunFailure } from "./run-failure.js";
  *
  * From here on, event listeners that throw are ignored: the run is already ending.
  */
-export async function failRun(run: LoopRun, error: unknown): Promise<void> {
+export async function endFailedRun(run: LoopRun, error: unknown): Promise<void> {
 	const failure = error instanceof RunFailure ? error : new RunFailure("agent loop", error);
 	const text = redact(failure.message, [run.config.apiKey]);
 	const events = run.events;

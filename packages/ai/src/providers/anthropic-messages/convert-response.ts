@@ -1,3 +1,7 @@
+/**
+ * Wire to unified: a whole Messages API response (a batch result row's `message`) into a builder.
+ * Its opposite direction, unified to wire, is convert-messages.ts.
+ */
 import type { AssistantMessageBuilder } from "../../assistant-message-builder.js";
 import { AnthropicStreamState } from "./anthropic-stream-state.js";
 import type { AnthropicWireContentBlock, AnthropicWireUsage } from "./wire-types.js";
@@ -19,7 +23,7 @@ export interface AnthropicMessageObject {
  * have given: it is replayed through the same {@link AnthropicStreamState}, as `message_start`,
  * one `content_block_start` + `content_block_stop` per block (each block arriving whole: text,
  * thinking with its signature, redacted thinking, tool input), `message_delta` with the stop
- * reason and usage, and `message_stop`. Server-side blocks are skipped, as in the stream.
+ * reason and usage, and `message_stop`. Server-side blocks are kept for replay, as in the stream.
  *
  * @example
  * convertMessageObject(builder, row.result.message);
