@@ -48,18 +48,15 @@ export type TransportOptions = Pick<HttpRequest, "signal" | "maxRetries" | "maxR
 	maxEventBytes?: number;
 };
 
-/** What {@link transportOptions} reads the transport fields of: stream, deferred-fetch and cancel options alike. */
-export type TransportSource = StreamOptions | DeferredFetchOptions | DeferredCancelOptions;
-
 /**
- * The transport options of a caller's options, as every request of the seam takes them; the one
- * place where stream options become request options. `onResponse` is told about each attempt
+ * The transport options of a caller's options (stream, deferred-fetch and cancel options alike),
+ * as every request of the seam takes them; the one place where they become request options. `onResponse` is told about each attempt
  * with `model`. Providers spread it into each request they send.
  *
  * @example
  * postEventStreamBatches({ url, headers, body, ...transportOptions(options, model), secrets: [apiKey] });
  */
-export function transportOptions(options: TransportSource | undefined, model?: Model<Api>): TransportOptions {
+export function transportOptions(options: StreamOptions | DeferredFetchOptions | DeferredCancelOptions | undefined, model?: Model<Api>): TransportOptions {
 	const onResponse = options?.onResponse;
 	return {
 		signal: options?.signal,
