@@ -7,6 +7,7 @@ import { sseResponse, startReplayServer } from "@pi/ai/testing";
 import { serveWorker } from "../lib/child.js";
 import { buildBody, buildShortBody } from "../lib/sse-bodies.js";
 import { buildLargeArgsBody } from "../lib/large-args.js";
+import { buildStructuredBody } from "../lib/structured-bodies.js";
 
 // Network-sized reads: a client sees chunks of 4–16 KB, some cut inside a UTF-8 character or a
 // CRLF pair, as on a real connection. The same seed sequence serves both libraries.
@@ -17,7 +18,7 @@ const cache = new Map();
 serveWorker({
 	/**
 	 * Queues a body `requests` times (or as many times as make `totalBytes`, when given).
-	 * @param {{ kind: "fixture" | "large-args" | "short", api?: any, cls?: any, targetBytes?: number, totalBytes?: number, maxToolCalls?: number, argsBytes?: number, requests?: number, close?: boolean }} spec
+	 * @param {{ kind: "fixture" | "large-args" | "short" | "structured", api?: any, cls?: any, targetBytes?: number, totalBytes?: number, maxToolCalls?: number, argsBytes?: number, requests?: number, close?: boolean }} spec
 	 */
 	load(spec) {
 		const key = JSON.stringify({ ...spec, requests: undefined, totalBytes: undefined, close: undefined });
@@ -26,9 +27,11 @@ serveWorker({
 			built =
 				spec.kind === "short"
 					? buildShortBody(spec.api, spec.cls)
-					: spec.kind === "large-args"
-						? buildLargeArgsBody(/** @type {number} */ (spec.argsBytes))
-						: buildBody(spec.api, spec.cls, { targetBytes: /** @type {number} */ (spec.targetBytes), maxToolCalls: spec.maxToolCalls });
+					: spec.kind === "structured"
+						? buildStructuredBody(spec.api, /** @type {number} */ (spec.targetBytes))
+						: spec.kind === "large-args"
+							? buildLargeArgsBody(/** @type {number} */ (spec.argsBytes))
+							: buildBody(spec.api, spec.cls, { targetBytes: /** @type {number} */ (spec.targetBytes), maxToolCalls: spec.maxToolCalls });
 			cache.set(key, built);
 		}
 		const requests = spec.totalBytes ? Math.max(built.requests ?? 1, Math.ceil(spec.totalBytes / built.body.length)) : spec.requests ?? built.requests ?? 1;

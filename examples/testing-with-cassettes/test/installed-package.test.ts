@@ -61,7 +61,7 @@ describe("an installed @pi/fixtures", () => {
 			}));`;
 		const result = JSON.parse(await inProject(script)) as { dir: string; count: number; same: boolean; parallel: number };
 		expect(result.dir).toBe(join(modules, "@pi", "fixtures"));
-		expect(result.count).toBe(59);
+		expect(result.count).toBe(71);
 		expect(result.same).toBe(true);
 		expect(result.parallel).toBeGreaterThanOrEqual(8);
 	});

@@ -12,6 +12,7 @@ import type {
 	ImageContent,
 	Message,
 	Model,
+	OutputOptions,
 	SimpleStreamOptions,
 	TextContent,
 	Tool,
@@ -294,6 +295,13 @@ export interface AgentRunOptions extends Pick<SimpleStreamOptions, "sessionId" |
 	 * See docs/compaction.md.
 	 */
 	compaction?: AgentCompactionConfig;
+	/**
+	 * Structured output for the run's answer (docs/structured-output.md): every model call asks
+	 * for a reply matching `output.schema`; tools still run as usual, and the reply that ends the
+	 * run carries the validated `output` (or ends `error`, naming what does not match). The
+	 * compaction summary call does not ask for it. Default: free text.
+	 */
+	output?: OutputOptions;
 }
 
 /**

@@ -128,6 +128,11 @@ const probes: Record<keyof AgentRunOptions, () => Promise<void>> = {
 		);
 		expect(events.map((event) => event.type)).toContain("compaction_start");
 	},
+	async output() {
+		const output = { schema: { type: "object" } as never, name: "probe" };
+		const { streamFn } = await run({ output });
+		expect(seen(streamFn.options[0]).output).toBe(output);
+	},
 };
 
 describe("AgentOptions", () => {

@@ -2,11 +2,14 @@ import { calculateCost } from "./cost.js";
 import { AssistantMessageEventStream, emptyUsage } from "./event-stream.js";
 import { redactSecrets } from "./utils/redact.js";
 import { StreamingJsonParser } from "./utils/streaming-json.js";
+import { StructuredOutput } from "./structured-output/structured-output.js";
+import { StructuredTextDeltaEvent } from "./structured-output/text-delta-event.js";
 import type {
 	Api,
 	AssistantMessage,
 	DeferredHandle,
 	Model,
+	OutputOptions,
 	StopReason,
 	TextContent,
 	ThinkingContent,
@@ -43,7 +46,9 @@ export interface FinishDetails {
  * - tool-call arguments are parsed incrementally, and the partial value is on the block;
  * - open blocks are closed before the terminal event;
  * - exactly one terminal event: later calls to `finish`/`fail` are ignored;
- * - error messages are scrubbed of the secrets it was given.
+ * - error messages are scrubbed of the secrets it was given;
+ * - with structured output ({@link expectOutput}), text deltas carry `partialOutput` and a `stop`
+ *   ends with the validated `output`, or with `error` naming what does not match.
  *
  * Block indexes are positions in `message.content`. Providers keep their own map from the wire's
  * block key (index, item id) to the content index returned by `start*`.
@@ -56,6 +61,7 @@ export class AssistantMessageBuilder {
 	private readonly argumentText = new Set<number>();
 	private readonly open = new Set<number>();
 	private finished = false;
+	private structured: StructuredOutput | undefined;
 
 	constructor(
 		private readonly model: Model<Api>,
@@ -74,6 +80,32 @@ export class AssistantMessageBuilder {
 			timestamp: Date.now(),
 		};
 		this.stream.push({ type: "start", partial: this.message });
+	}
+
+	/**
+	 * Reads the reply as structured output: every `text_delta` gets `partialOutput`, and a `stop`
+	 * gets `output` after the text parses and matches `output.schema` (else it ends `error`).
+	 * Throws a `TypeError` when `output` is not usable (no JSON Schema object, a bad name).
+	 */
+	expectOutput(output: OutputOptions): void {
+		this.structured = new StructuredOutput(output);
+	}
+
+	/**
+	 * The reply's nulls for optional properties are dropped before validation: the provider sent
+	 * the schema in OpenAI strict mode, where optional properties became nullable ones.
+	 */
+	outputOptionalsAsNull(): void {
+		this.structured?.acceptNullOptionals();
+	}
+
+	/** The refusal text the provider sends (OpenAI's `refusal`) on a text block: visible text, and with structured output an error at the end. */
+	appendRefusal(index: number, delta: string): void {
+		if (delta === "") return;
+		const block = this.openBlock(index, "text");
+		block.text += delta;
+		this.structured?.refuse(delta);
+		this.stream.push({ type: "text_delta", contentIndex: index, delta, partial: this.message });
 	}
 
 	/** True once `finish` or `fail` ran. */
@@ -107,6 +139,8 @@ export class AssistantMessageBuilder {
 		const block: ToolCall = { type: "toolCall", id, name, arguments: {} };
 		if (thoughtSignature !== undefined) block.thoughtSignature = thoughtSignature;
 		const index = this.add(block);
+		// Text before a tool call is commentary, not the reply's output.
+		this.structured?.reset();
 		this.parsers.set(index, new StreamingJsonParser());
 		this.stream.push({ type: "toolcall_start", contentIndex: index, partial: this.message });
 		return index;
@@ -116,6 +150,12 @@ export class AssistantMessageBuilder {
 		if (delta === "") return;
 		const block = this.openBlock(index, "text");
 		block.text += delta;
+		const structured = this.structured;
+		if (structured) {
+			structured.push(delta);
+			this.stream.push(new StructuredTextDeltaEvent(index, delta, this.message, structured.reader));
+			return;
+		}
 		this.stream.push({ type: "text_delta", contentIndex: index, delta, partial: this.message });
 	}
 
@@ -212,12 +252,22 @@ export class AssistantMessageBuilder {
 		if (this.finished) return this.message;
 		this.finished = true;
 		const message = this.message;
+		let errorMessage = details.errorMessage;
+		// A `stop` with tool calls (some servers say so) is a turn the tools continue, not the answer.
+		if (reason === "stop" && this.structured && !message.content.some((block) => block.type === "toolCall")) {
+			const outcome = this.structured.finish();
+			if (outcome.ok) message.output = outcome.value;
+			else {
+				reason = "error";
+				errorMessage = outcome.error;
+			}
+		}
 		message.stopReason = reason;
 		if (details.rawStopReason !== undefined) message.rawStopReason = details.rawStopReason;
 		if (details.deferred) message.deferred = details.deferred;
 		calculateCost(this.model, message.usage);
 		if (reason === "error") {
-			message.errorMessage = this.redact(details.errorMessage ?? "The provider reported an error.");
+			message.errorMessage = this.redact(errorMessage ?? "The provider reported an error.");
 			this.stream.push({ type: "error", reason, error: message });
 		} else {
 			this.stream.push({ type: "done", reason, message });

@@ -3,7 +3,7 @@ import { AssistantMessageBuilder } from "./assistant-message-builder.js";
 import { defineModel } from "./define-model.js";
 import type { AssistantMessageEventStream } from "./event-stream.js";
 import { ensureBuiltinApiProviders } from "./providers/register-builtins.js";
-import type { Api, AssistantMessage, Model } from "./types.js";
+import type { Api, AssistantMessage, Model, OutputEventStream } from "./types.js";
 
 /**
  * What the entry points (`stream`, `streamSimple`, `streamDeferred`, `cancelDeferred` and the
@@ -46,8 +46,11 @@ export function guardedStream(
 	}
 }
 
-/** The final message of `events`, read to their end: iterating (rather than only awaiting the result) releases each event as it is read. */
-export async function finalMessage(events: AssistantMessageEventStream): Promise<AssistantMessage> {
+/**
+ * The final message of `events`, read to their end: iterating (rather than only awaiting the
+ * result) releases each event as it is read. Typed by the stream's output (structured output).
+ */
+export async function finalMessage<TOutput = unknown>(events: OutputEventStream<TOutput>): Promise<AssistantMessage<TOutput>> {
 	for await (const _event of events) {
 		// nothing to do per event
 	}

@@ -191,7 +191,11 @@ export interface UserMessage {
 	timestamp: number;
 }
 
-export interface AssistantMessage {
+/**
+ * One assistant reply. `TOutput` is the type of `output`: `unknown` unless the call site knows the
+ * output schema (`complete(model, context, { output: { schema } })` gives `Static<typeof schema>`).
+ */
+export interface AssistantMessage<TOutput = unknown> {
 	role: "assistant";
 	content: (TextContent | ThinkingContent | ToolCall)[];
 	/** The wire API that produced this message. */
@@ -213,6 +217,12 @@ export interface AssistantMessage {
 	errorMessage?: string;
 	/** Set when `stopReason` is `deferred`. */
 	deferred?: DeferredHandle;
+	/**
+	 * The reply's JSON, parsed and validated against `options.output.schema`: set only when output
+	 * was requested and the reply ended with `stopReason` `stop`. A reply that does not parse or
+	 * match ends with `error` instead (the raw text stays in `content`); see docs/structured-output.md.
+	 */
+	output?: TOutput;
 	/** Epoch milliseconds. */
 	timestamp: number;
 }
@@ -245,7 +255,12 @@ export type Message = UserMessage | AssistantMessage | ToolResultMessage;
 export type AssistantMessageEvent =
 	| { type: "start"; partial: AssistantMessage }
 	| { type: "text_start"; contentIndex: number; partial: AssistantMessage }
-	| { type: "text_delta"; contentIndex: number; delta: string; partial: AssistantMessage }
+	/**
+	 * `partialOutput`: with `options.output`, the reply's JSON parsed so far, a live value that only
+	 * grows. It is a getter, parsed when read (each character once), so a consumer that never reads
+	 * it pays for one `JSON.parse` at the end instead; `JSON.stringify` and spread leave it out.
+	 */
+	| { type: "text_delta"; contentIndex: number; delta: string; partial: AssistantMessage; partialOutput?: unknown }
 	| { type: "text_end"; contentIndex: number; content: string; partial: AssistantMessage }
 	| { type: "thinking_start"; contentIndex: number; partial: AssistantMessage }
 	| { type: "thinking_delta"; contentIndex: number; delta: string; partial: AssistantMessage }

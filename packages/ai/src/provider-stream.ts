@@ -11,6 +11,8 @@ import type { Api, Model, StreamOptions } from "./types.js";
  * - Aborting `options.signal` ends it with `aborted` at once, without waiting for `run`.
  * - If `run` returns without finishing the message, that is reported as an `error`.
  * - `options.apiKey` is scrubbed from every error message.
+ * - With `options.output`, the builder reads the reply as structured output (an unusable
+ *   `output` ends the stream with `error` before `run` is called).
  */
 export function createProviderStream<TApi extends Api>(
 	model: Model<TApi>,
@@ -22,6 +24,14 @@ export function createProviderStream<TApi extends Api>(
 	const target = stream ?? adoptedStream;
 	adoptedStream = undefined;
 	const builder = new AssistantMessageBuilder(model, [options?.apiKey], target);
+	if (options?.output !== undefined) {
+		try {
+			builder.expectOutput(options.output);
+		} catch (error) {
+			builder.fail(error);
+			return builder.stream;
+		}
+	}
 	if (signal?.aborted) {
 		builder.fail(signal.reason, signal);
 		return builder.stream;

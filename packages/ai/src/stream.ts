@@ -5,9 +5,13 @@ import type {
 	AssistantMessage,
 	Context,
 	Model,
+	OutputEventStream,
 	ProviderStreamOptions,
 	SimpleStreamOptions,
+	Static,
 	StreamOptions,
+	TSchema,
+	TypedOutputOption,
 } from "./types.js";
 
 /**
@@ -20,21 +24,25 @@ import type {
  * const s = stream(getModel("openai", "gpt-4o")!, { messages: [{ role: "user", content: "Hi", timestamp: Date.now() }] });
  * for await (const event of s) if (event.type === "text_delta") process.stdout.write(event.delta);
  * const message = await s.result();
+ *
+ * With `options.output` the reply is structured output (docs/structured-output.md): `text_delta`
+ * events carry `partialOutput`, and `result()` resolves to a message whose `output` is typed
+ * from the schema.
  */
-export function stream<TApi extends Api>(
+export function stream<TApi extends Api, TOutputSchema extends TSchema = TSchema>(
 	model: Model<TApi>,
 	context: Context,
-	options?: ProviderStreamOptions,
-): AssistantMessageEventStream {
-	return dispatch(model, context, options, "stream");
+	options?: ProviderStreamOptions & TypedOutputOption<TOutputSchema>,
+): OutputEventStream<Static<TOutputSchema>> {
+	return dispatch(model, context, options, "stream") as OutputEventStream<Static<TOutputSchema>>;
 }
 
 /** Like {@link stream}, resolving to the final message. Never rejects. */
-export function complete<TApi extends Api>(
+export function complete<TApi extends Api, TOutputSchema extends TSchema = TSchema>(
 	model: Model<TApi>,
 	context: Context,
-	options?: ProviderStreamOptions,
-): Promise<AssistantMessage> {
+	options?: ProviderStreamOptions & TypedOutputOption<TOutputSchema>,
+): Promise<AssistantMessage<Static<TOutputSchema>>> {
 	return finalMessage(stream(model, context, options));
 }
 
@@ -42,20 +50,20 @@ export function complete<TApi extends Api>(
  * Streams one reply with the options common to every provider, plus `reasoning` (a thinking
  * level that each provider maps to its own setting) and `thinkingBudgets`.
  */
-export function streamSimple<TApi extends Api>(
+export function streamSimple<TApi extends Api, TOutputSchema extends TSchema = TSchema>(
 	model: Model<TApi>,
 	context: Context,
-	options?: SimpleStreamOptions,
-): AssistantMessageEventStream {
-	return dispatch(model, context, options, "streamSimple");
+	options?: SimpleStreamOptions & TypedOutputOption<TOutputSchema>,
+): OutputEventStream<Static<TOutputSchema>> {
+	return dispatch(model, context, options, "streamSimple") as OutputEventStream<Static<TOutputSchema>>;
 }
 
 /** Like {@link streamSimple}, resolving to the final message. Never rejects. */
-export function completeSimple<TApi extends Api>(
+export function completeSimple<TApi extends Api, TOutputSchema extends TSchema = TSchema>(
 	model: Model<TApi>,
 	context: Context,
-	options?: SimpleStreamOptions,
-): Promise<AssistantMessage> {
+	options?: SimpleStreamOptions & TypedOutputOption<TOutputSchema>,
+): Promise<AssistantMessage<Static<TOutputSchema>>> {
 	return finalMessage(streamSimple(model, context, options));
 }
 

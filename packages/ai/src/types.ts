@@ -9,7 +9,7 @@
  */
 import type { Static, TSchema } from "typebox";
 import type { AssistantMessageEventStream } from "./event-stream.js";
-import type { Api, DeferredHandle, Message, Provider } from "./message-types.js";
+import type { Api, AssistantMessage, DeferredHandle, Message, Provider } from "./message-types.js";
 
 export type { AssistantMessageEventStream } from "./event-stream.js";
 /** Messages, content blocks, usage and the events of a reply (see message-types.ts). */
@@ -87,6 +87,13 @@ export interface OpenAICompletionsCompat {
 	 * server has no `xhigh`. Entries given here replace the detected ones.
 	 */
 	reasoningEffortMap?: Partial<Record<ThinkingLevel, string>>;
+	/**
+	 * How `options.output` is requested. `json_schema`: `response_format: { type: "json_schema" }`
+	 * (with `strict: true` and the schema in strict form where `supportsStrictMode`);
+	 * `json_object`: JSON mode, with the schema in the system prompt. Detected `json_object` for
+	 * DeepSeek (JSON mode only), else `json_schema`.
+	 */
+	structuredOutput?: "json_schema" | "json_object";
 	/** Tool-call ids the server accepts: `mistral` needs exactly 9 letters and digits. */
 	toolCallIdFormat?: "default" | "mistral";
 	// --- Fields named and read as in `@mariozechner/pi-ai` ---
@@ -169,6 +176,11 @@ export interface AnthropicMessagesCompat {
 	supportsEagerToolInputStreaming?: boolean;
 	/** Whether the server takes `cache_control.ttl: "1h"` for `cacheRetention: "long"`. Default `true`. */
 	supportsLongCacheRetention?: boolean;
+	/**
+	 * Whether `options.output` goes out as structured outputs (`output_config.format`) rather than
+	 * a forced tool. Detected from the model id (Opus 4.1+, Sonnet 4.5+, Haiku 4.5+, later models).
+	 */
+	supportsStructuredOutputs?: boolean;
 }
 
 /** Differences between servers that speak OpenAI Responses. */
@@ -286,6 +298,36 @@ export interface RetryInfo {
 	reason: string;
 }
 
+/**
+ * Structured output: ask for a reply that is one JSON value matching `schema` (a typebox schema or
+ * any plain JSON Schema typed as `TSchema`). Each API's native mechanism carries the schema; the
+ * reply's text is parsed as it streams (`partialOutput` on `text_delta`) and validated at the end
+ * (`AssistantMessage.output`). `name` (letters, digits, `_` and `-`, at most 64; default `output`)
+ * and `description` are sent where the API takes them. See docs/structured-output.md.
+ *
+ * @example
+ * const Invoice = Type.Object({ vendor: Type.String(), total: Type.Number() });
+ * const reply = await complete(model, context, { output: { schema: Invoice, name: "invoice" } });
+ * reply.output?.total; // number
+ */
+export interface OutputOptions<TOutputSchema extends TSchema = TSchema> {
+	schema: TOutputSchema;
+	name?: string;
+	description?: string;
+}
+
+/**
+ * The event stream of a call whose output schema the call site knows: `result()` resolves to an
+ * `AssistantMessage` whose `output` has the schema's static type. Otherwise it is the plain
+ * `AssistantMessageEventStream`.
+ */
+export type OutputEventStream<TOutput> = { result(): Promise<AssistantMessage<TOutput>> } & AssistantMessageEventStream;
+
+/** The `output` option typed by its schema, so that entry points can infer `Static<typeof schema>`. */
+export interface TypedOutputOption<TOutputSchema extends TSchema> {
+	output?: OutputOptions<TOutputSchema>;
+}
+
 export interface StreamOptions {
 	temperature?: number;
 	maxTokens?: number;
@@ -334,6 +376,8 @@ export interface StreamOptions {
 	 * `error` naming it, never with a normal request. Default: not deferred.
 	 */
 	deferred?: boolean | { window?: string };
+	/** Ask for a reply that matches a JSON Schema (see {@link OutputOptions}). Default: free text. */
+	output?: OutputOptions;
 }
 
 /**
@@ -342,7 +386,7 @@ export interface StreamOptions {
  * every status check, the results download, each resumed stream) plus how long to wait for the job.
  */
 export interface DeferredFetchOptions
-	extends Pick<StreamOptions, "apiKey" | "headers" | "signal" | "maxRetries" | "maxRetryDelayMs" | "idleTimeoutMs" | "timeoutMs" | "onRetry" | "onResponse"> {
+	extends Pick<StreamOptions, "apiKey" | "headers" | "signal" | "maxRetries" | "maxRetryDelayMs" | "idleTimeoutMs" | "timeoutMs" | "onRetry" | "onResponse" | "output"> {
 	/**
 	 * How long to wait for the job to end, in milliseconds. When it passes first, the reply ends
 	 * `deferred` again with a fresh handle. `0` makes one status check. Default: no limit for

@@ -37,6 +37,8 @@ Options
       --no-stdin     do not read standard input (in a while-read loop, or on an open pipe)
       -              read standard input even on a terminal (until Ctrl-D)
       --json         one JSON event per line on standard output, then the result
+      --schema FILE  reply with JSON matching the JSON Schema in FILE; standard output gets
+                     the validated object (the raw reply streams to standard error)
   -q, --quiet        no usage, cost and time line on standard error
   -h, --help         this help
 

@@ -55,6 +55,7 @@ const RUN_OPTION_KEYS: Record<keyof AgentRunOptions, true> = {
 	maxTurns: true,
 	streamDeferred: true,
 	compaction: true,
+	output: true,
 };
 
 /** The keys of {@link AgentRunOptions}, in a fixed order. */

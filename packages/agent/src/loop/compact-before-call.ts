@@ -70,7 +70,8 @@ export async function compactBeforeCall(run: LoopRun, overflowReply?: AssistantM
 				signal: controller.signal,
 				apiKey,
 				convertToLlm: config.convertToLlm,
-				streamOptions: { ...run.streamOptions, onPayload: undefined },
+				// The summary is prose: the run's structured output does not apply to it.
+				streamOptions: { ...run.streamOptions, onPayload: undefined, output: undefined },
 				estimate: { systemPrompt: run.context.systemPrompt, tools: run.context.tools },
 			}),
 			controller.signal,

@@ -67,6 +67,7 @@ export async function streamReply(run: LoopRun, placeholder?: AssistantMessage):
 					signal: controller.signal,
 					maxRetryDelayMs: run.streamOptions.maxRetryDelayMs,
 					headers: run.streamOptions.headers,
+					output: run.streamOptions.output,
 				});
 			} else {
 				returned = run.streamFn(config.model, context, { ...run.streamOptions, apiKey, signal: controller.signal });

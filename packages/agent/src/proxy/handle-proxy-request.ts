@@ -91,7 +91,7 @@ const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;
 export const DEFAULT_MAX_BODY_DEPTH = 512;
 
 /** The stream options a client may set; anything else in `options` is ignored. */
-const CLIENT_OPTIONS = ["temperature", "maxTokens", "reasoning", "cacheRetention", "sessionId", "metadata", "thinkingBudgets", "maxRetryDelayMs"] as const;
+const CLIENT_OPTIONS = ["temperature", "maxTokens", "reasoning", "cacheRetention", "sessionId", "metadata", "thinkingBudgets", "maxRetryDelayMs", "output"] as const;
 
 /** A hook of the operator's that threw: a 500 naming the hook. */
 class HookError extends Error {

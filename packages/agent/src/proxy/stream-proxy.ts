@@ -21,7 +21,7 @@ import type { ProxyAssistantMessageEvent } from "./proxy-events.js";
 /** The options `streamProxy` forwards to the server; everything else stays local. */
 type ForwardedOptions = Pick<
 	SimpleStreamOptions,
-	"temperature" | "maxTokens" | "reasoning" | "cacheRetention" | "sessionId" | "headers" | "metadata" | "transport" | "thinkingBudgets" | "maxRetryDelayMs"
+	"temperature" | "maxTokens" | "reasoning" | "cacheRetention" | "sessionId" | "headers" | "metadata" | "transport" | "thinkingBudgets" | "maxRetryDelayMs" | "output"
 >;
 
 /** The names of {@link ForwardedOptions}, in the order they are sent. */
@@ -36,6 +36,7 @@ const FORWARDED: readonly (keyof ForwardedOptions)[] = [
 	"transport",
 	"thinkingBudgets",
 	"maxRetryDelayMs",
+	"output",
 ];
 
 export interface ProxyStreamOptions extends ForwardedOptions {
@@ -70,7 +71,9 @@ export interface ProxyRequestBody {
  */
 export function streamProxy(model: Model<any>, context: Context, options: ProxyStreamOptions): AssistantMessageEventStream {
 	// The auth token is treated as a secret: it is scrubbed from every error message.
-	return createProviderStream(model, { signal: options?.signal, apiKey: options?.authToken }, async (builder) => {
+	// With `output`, the rebuilt message is parsed and validated here too: `partialOutput` streams
+	// in the browser, and `output` is set on the final message.
+	return createProviderStream(model, { signal: options?.signal, apiKey: options?.authToken, output: options?.output }, async (builder) => {
 		if (!options || typeof options.proxyUrl !== "string" || options.proxyUrl === "") {
 			throw new TypeError("streamProxy: options.proxyUrl must be the proxy server's URL, e.g. https://genai.example.com");
 		}

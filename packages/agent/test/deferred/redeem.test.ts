@@ -7,11 +7,12 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type AssistantMessage, streamSimple } from "@pi/ai";
-import { type ReplayServer, startReplayServer } from "@pi/ai/testing";
+import { jsonResponse, type ReplayServer, startReplayServer, textResponse } from "@pi/ai/testing";
+import { Type } from "typebox";
 import { Agent, type AgentMessage } from "../../src/index.js";
 import { assertRunInvariants } from "../helpers/event-invariants.js";
 import { record, textOf } from "../helpers/collect.js";
-import { anthropicModel, BATCH_ID, bookTool, deferFirstCall, emulateBatches, KEY } from "./helpers.js";
+import { anthropicModel, BATCH_ID, bookTool, deferFirstCall, emulateBatches, KEY, toolUseMessage } from "./helpers.js";
 
 let server: ReplayServer;
 beforeAll(async () => {
@@ -114,5 +115,30 @@ describe("a deferred reply in an agent", () => {
 		// A second continue() has nothing deferred left to redeem.
 		await expect(second.continue()).rejects.toThrow(/assistant/);
 		expect(tool.calls).toHaveLength(1);
+	});
+});
+
+describe("a deferred reply with structured output", () => {
+	it("continue() redeems it with the run's `output`: the redeemed reply carries the validated object", async () => {
+		const batches = emulateBatches(server);
+		const agent = new Agent({
+			initialState: { model: anthropicModel(server) },
+			streamFn: deferFirstCall(),
+			getApiKey: () => KEY,
+			output: { schema: Type.Object({ title: Type.String(), rating: Type.Integer() }), name: "book" },
+		});
+		await agent.prompt("Recommend a book.");
+		const placeholder = agent.state.messages.at(-1) as AssistantMessage;
+		expect(placeholder.stopReason).toBe("deferred");
+		// The batch ends with a reply whose text is the JSON object.
+		const message = { ...toolUseMessage(), content: [{ type: "text", text: '{"title":"The Name of the Wind","rating":7}' }], stop_reason: "end_turn" };
+		batches.status.remove();
+		server.route("GET", "/v1/messages/batches/{id}", jsonResponse(200, { id: BATCH_ID, processing_status: "ended", results_url: `${server.url}/v1/messages/batches/${BATCH_ID}/results` }));
+		const customId = (batches.submit.requests[0]?.json as { requests: { custom_id: string }[] }).requests[0]?.custom_id;
+		server.route("GET", "/v1/messages/batches/{id}/results", textResponse(200, `${JSON.stringify({ custom_id: customId, result: { type: "succeeded", message } })}\n`));
+		await agent.continue();
+		const last = agent.state.messages.at(-1) as AssistantMessage;
+		expect(last.stopReason).toBe("stop");
+		expect(last.output).toEqual({ title: "The Name of the Wind", rating: 7 });
 	});
 });

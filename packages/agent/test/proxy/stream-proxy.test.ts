@@ -253,3 +253,24 @@ describe("handleProxyRequest input checks", () => {
 		await expect(handleProxyRequest(new Request("http://x/api/stream", { method: "POST" }), {} as ProxyServerOptions)).rejects.toThrow(/authorize is required/);
 	});
 });
+
+describe("streamProxy with structured output", () => {
+	it("forwards `output`: the server asks the provider for the schema, the browser gets partialOutput and the validated output", async () => {
+		const json = '{"city":"Paris","days":[1,2]}';
+		const jsonReply = [chunk({ content: json.slice(0, 12) }), chunk({ content: json.slice(12) }, "stop"), "data: [DONE]\n\n"].join("");
+		provider.reset();
+		provider.enqueue(sseResponse(jsonReply));
+		const schema = { type: "object", properties: { city: { type: "string" }, days: { type: "array", items: { type: "integer" } } }, required: ["city", "days"] };
+		await withProxy({}, async (proxy) => {
+			const events = streamProxy(clientModel, context, { authToken: APP_TOKEN, proxyUrl: proxy.url, output: { schema: schema as never, name: "trip" } });
+			const partials: unknown[] = [];
+			for await (const event of events) if (event.type === "text_delta") partials.push(structuredClone(event.partialOutput));
+			const message = await events.result();
+			expect(message.stopReason).toBe("stop");
+			expect(message.output).toEqual({ city: "Paris", days: [1, 2] });
+			expect(partials).toEqual([{ city: "Par" }, { city: "Paris", days: [1, 2] }]);
+			const sent = provider.requests[0]?.json as { response_format?: { json_schema: { name: string } } };
+			expect(sent.response_format?.json_schema.name).toBe("trip");
+		});
+	});
+});

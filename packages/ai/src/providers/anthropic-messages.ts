@@ -51,7 +51,7 @@ export const streamAnthropic: StreamFunction<"anthropic-messages", AnthropicOpti
 		if (deferred) return submitDeferredAnthropic(builder, model as Model<Api>, context, resolved);
 		const request = buildRequest(model, context, resolved);
 		const body = (await resolved.onPayload?.(request.body, model as Model<Api>)) ?? request.body;
-		const state = new AnthropicStreamState(builder);
+		const state = new AnthropicStreamState(builder, request.outputTool);
 		const batches = postEventStreamBatches({
 			url: request.url,
 			headers: request.headers,

@@ -16,6 +16,7 @@ import { CompletionsStreamState } from "./openai-completions/completions-stream-
 import { detectCompat } from "./openai-completions/detect-compat.js";
 import { detectServer, isHostedServer, isLocalBaseUrl } from "./openai-completions/detect-server.js";
 import type { OpenAICompletionsOptions } from "./openai-completions/options.js";
+import { usesStrictOutput } from "./openai-completions/response-format.js";
 import { reasoningLevel } from "./simple-options.js";
 
 export { buildRequest, chatCompletionsUrl, type CompletionsRequest } from "./openai-completions/build-request.js";
@@ -54,6 +55,7 @@ export const streamOpenAICompletions: StreamFunction<"openai-completions", OpenA
 		if (!apiKey) assertKeyOptional(model);
 		const request = buildRequest(model, context, options, compat, apiKey);
 		const body = (await options?.onPayload?.(request.body, model)) ?? request.body;
+		if (options?.output && usesStrictOutput(compat)) builder.outputOptionalsAsNull();
 		const state = new CompletionsStreamState(builder, [apiKey]);
 		const batches = postEventStreamBatches({
 			url: request.url,

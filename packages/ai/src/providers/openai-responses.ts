@@ -59,6 +59,8 @@ export const streamOpenAIResponses: StreamFunction<"openai-responses", OpenAIRes
 		// A background job starts at once: every well-formed completion window holds.
 		assertCompletionWindow(model.api, options?.deferred, 0);
 		const request = buildRequest(model, context, options, apiKey);
+		// text.format is always strict: optional properties went out nullable.
+		if (options?.output) builder.outputOptionalsAsNull();
 		const body = (await options?.onPayload?.(request.body, model)) ?? request.body;
 		const deferring = options?.deferred !== undefined && options.deferred !== false;
 		const background = deferring || options?.background === true || (isRecord(body) && body.background === true);

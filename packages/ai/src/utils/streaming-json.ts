@@ -167,6 +167,7 @@ export class StreamingJsonParser {
 	private consumed = 0;
 	private error: StreamingJsonError | undefined = undefined;
 	private finished = false;
+	private trailing: number | undefined = undefined;
 
 	// The string being read: a key, or a value whose slot is written live at the end of each push.
 	private text = "";
@@ -345,6 +346,15 @@ export class StreamingJsonParser {
 	}
 
 	/**
+	 * Where input other than whitespace began after a complete top-level value (offset of the `{`
+	 * of a second object in `{…}{…}`), else `undefined`. Such input is an error for `finish`; a
+	 * reader of concatenated values (`StructuredOutputReader`) starts a new parser there instead.
+	 */
+	get trailingOffset(): number | undefined {
+		return this.trailing;
+	}
+
+	/**
 	 * Best-effort partial value of everything pushed so far (undefined before any value starts).
 	 *
 	 * This is a LIVE value updated in place: objects and arrays are the same instances across pushes
@@ -500,6 +510,7 @@ export class StreamingJsonParser {
 				break;
 			}
 		}
+		if (state === END) this.trailing = this.consumed + index;
 		return this.fail(chunk, index, this.expectation(state));
 	}
 

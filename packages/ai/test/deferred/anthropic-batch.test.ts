@@ -9,7 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { streamAnthropic } from "../../src/providers/anthropic-messages.js";
 import { streamDeferred } from "../../src/stream-deferred.js";
 import { assertEventProtocol, jsonResponse, recordEvents, type ReplayServer, startReplayServer, textResponse } from "../../src/testing/index.js";
-import type { DeferredHandle } from "../../src/types.js";
+import type { DeferredHandle, TSchema } from "../../src/types.js";
 import { anthropicMessageFromCapture, anthropicModel, comparable, HELLO, KEY, streamedReply } from "./helpers.js";
 
 const BATCH_ID = "msgbatch_013Zva2CMHLNnXjNJJKqJ2EF";
@@ -87,6 +87,19 @@ describe("deferred: true on Anthropic", () => {
 });
 
 describe("streamDeferred on a Message Batch", () => {
+	it("with `output`: the redeemed reply is parsed and validated as a streamed one is", async () => {
+		const Book = {
+			type: "object",
+			properties: { title: { type: "string" }, author: { type: "object" }, rating: { type: "integer" } },
+			required: ["title", "author", "rating"],
+		} as unknown as TSchema;
+		emulateBatch({ type: "succeeded", message: anthropicMessageFromCapture("structured-output") });
+		const message = await streamDeferred(anthropicModel(server), handle(), { apiKey: KEY, pollIntervalMs: 1, output: { schema: Book } }).result();
+		expect(message.stopReason).toBe("stop");
+		expect(message.output).toEqual({ title: "THE NAME OF THE WIND", author: { first_name: "Patrick", last_name: "Rothfuss" }, rating: 7 });
+	});
+
+
 	it.each(["tool-use-parallel", "thinking-signature", "max-tokens"])("%s: finds our row among others and emits the streamed message, at half price", async (name) => {
 		const routes = emulateBatch({ type: "succeeded", message: anthropicMessageFromCapture(name) }, ["in_progress", "canceling", "ended"]);
 		const { message, events } = await redeem();

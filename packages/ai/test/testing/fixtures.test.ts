@@ -28,7 +28,7 @@ describe("fixtures", () => {
 
 	it("lists captures by API, sorted", () => {
 		const gemini = listFixtures("google-generative-ai");
-		expect(gemini).toHaveLength(14);
+		expect(gemini).toHaveLength(15);
 		expect(gemini.map((fixture) => fixture.name)).toEqual([...gemini.map((fixture) => fixture.name)].sort());
 		expect(listFixtures("no-such-api")).toEqual([]);
 	});

@@ -11,8 +11,8 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 describe("the replay server serves every recorded capture byte-exact", () => {
-	it("finds all 59 captures across the 4 API folders", () => {
-		expect(fixtures).toHaveLength(59);
+	it("finds all 71 captures across the 4 API folders", () => {
+		expect(fixtures).toHaveLength(71);
 		expect(new Set(fixtures.map((fixture) => fixture.api))).toEqual(
 			new Set(["anthropic-messages", "google-generative-ai", "openai-completions", "openai-responses"]),
 		);

@@ -13,6 +13,7 @@ import { parseArguments } from "../parse-arguments.js";
 import { readAllStdin } from "../read-input.js";
 import { replyErrorLines } from "../reply-error.js";
 import { ReplyPrinter } from "../reply-printer.js";
+import { readSchemaFile } from "../schema-file.js";
 import { onStopRequest, STOP_EXIT_CODES, type StopReason } from "../stop-requests.js";
 import { escapeControlCharacters } from "../terminal/escape-control-characters.js";
 import { createStyle } from "../terminal/style.js";
@@ -35,6 +36,7 @@ export const PROMPT_OPTIONS = {
 	"no-stdin": { type: "boolean" },
 	json: { type: "boolean" },
 	quiet: { type: "boolean", short: "q" },
+	schema: { type: "string" },
 } as const;
 
 /**
@@ -93,6 +95,7 @@ export async function promptCommand(argv: string[], nearCommand?: string): Promi
 	const text = await promptText(positionals, values["no-stdin"] === true, nearCommand);
 	const images: ImageContent[] = (values.attach ?? []).map(readImageAttachment);
 	const tools = await collectTools(values.tool ?? [], values.tools ?? []);
+	if (values.schema !== undefined) readSchemaFile(values.schema); // a bad file is a usage error before anything runs
 	const continued = await openContinued(request);
 	try {
 		const chosen = withApi(chooseModel({ spec: values.model, baseUrl: values["base-url"] ?? (process.env.PI_BASE_URL || undefined), resumed: continued?.resumed }), values.api);
@@ -133,10 +136,12 @@ async function runPrompt(
 		session: conversation.session,
 		initialState: { model: chosen.model, systemPrompt, thinkingLevel, tools },
 		getApiKey: () => chosen.apiKey,
+		output: values.schema !== undefined ? readSchemaFile(values.schema) : undefined,
 	});
+	// With --schema, standard output gets the validated object at the end; the raw JSON streams to stderr.
 	const printer = values.json
 		? new JsonPrinter(process.stdout)
-		: new ReplyPrinter({ stdout: process.stdout, stderr: process.stderr, showThinking: !values["no-thinking"], label: chosen.label });
+		: new ReplyPrinter({ stdout: values.schema !== undefined ? process.stderr : process.stdout, stderr: process.stderr, showThinking: !values["no-thinking"], label: chosen.label });
 	agent.subscribe((event) => printer.handle(event));
 
 	// Ctrl-C, SIGTERM, SIGHUP and a closed stdout abort the request at once; the partial reply ends
@@ -179,5 +184,9 @@ async function runPrompt(
 	}
 	printUsage();
 	if (reply.stopReason === "length") process.stderr.write(`${err.yellow("pi-ai: the reply was cut off at the model's output limit")}\n`);
+	if (values.schema !== undefined && !values.json) {
+		if (reply.output === undefined) return EXIT_REPLY_ERROR; // cut off: no object to print
+		process.stdout.write(`${JSON.stringify(reply.output, null, 2)}\n`);
+	}
 	return EXIT_OK;
 }

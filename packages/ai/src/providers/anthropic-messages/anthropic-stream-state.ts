@@ -7,6 +7,8 @@ import type { AnthropicStreamEvent, AnthropicWireContentBlock } from "./wire-typ
 /** What a wire block index maps to. */
 type OpenBlock =
 	| { kind: "text" | "thinking"; contentIndex: number }
+	/** The forced output tool's input, streamed as the reply's text. */
+	| { kind: "outputTool"; contentIndex: number }
 	| { kind: "toolCall"; contentIndex: number; wholeInput: boolean }
 	/** A server-tool block, assembled whole (its streamed input included) for replay. */
 	| { kind: "server"; block: Record<string, unknown>; inputJson: string };
@@ -40,7 +42,18 @@ export class AnthropicStreamState {
 	private readonly carriers = new Map<number, ServerBlocksEnvelope>();
 	private lastTextIndex: number | undefined;
 
-	constructor(private readonly builder: AssistantMessageBuilder) {}
+	/** Whether a call of a tool other than the output tool started. */
+	private calledTools = false;
+	private calledOutputTool = false;
+
+	/**
+	 * @param outputTool The forced tool that carries structured output (see `applyOutput`): its
+	 *   input becomes a text block (the reply's JSON), and a reply that only called it stops.
+	 */
+	constructor(
+		private readonly builder: AssistantMessageBuilder,
+		private readonly outputTool?: string,
+	) {}
 
 	/** True once `message_stop` or an `error` event ended the message. */
 	get isFinished(): boolean {
@@ -81,6 +94,8 @@ export class AnthropicStreamState {
 			case "message_stop": {
 				this.placeTrailingServerBlocks();
 				const mapped = mapStopReason(this.stopReason, this.refusalExplanation);
+				// The forced output tool is the answer, not a call to run.
+				if (mapped.reason === "toolUse" && this.calledOutputTool && !this.calledTools) mapped.reason = "stop";
 				this.builder.finish(mapped.reason, { rawStopReason: mapped.rawStopReason, errorMessage: mapped.errorMessage });
 				break;
 			}
@@ -119,6 +134,14 @@ export class AnthropicStreamState {
 				break;
 			}
 			case "tool_use": {
+				if (this.outputTool !== undefined && block.name === this.outputTool) {
+					this.calledOutputTool = true;
+					const contentIndex = builder.startText();
+					if (isNonEmptyObject(block.input)) builder.appendText(contentIndex, JSON.stringify(block.input));
+					this.blocks.set(index, { kind: "outputTool", contentIndex });
+					break;
+				}
+				this.calledTools = true;
 				const contentIndex = builder.startToolCall(block.id ?? "", block.name ?? "");
 				// The API streams `input: {}` and then input_json_delta fragments; some proxies (and
 				// replays of non-streamed messages) put the whole input here instead.
@@ -185,6 +208,10 @@ export class AnthropicStreamState {
 				if (block.kind === "thinking" && typeof delta.signature === "string") builder.setSignature(block.contentIndex, delta.signature);
 				break;
 			case "input_json_delta":
+				if (block.kind === "outputTool" && typeof delta.partial_json === "string") {
+					builder.appendText(block.contentIndex, delta.partial_json);
+					break;
+				}
 				if (block.kind === "toolCall" && !block.wholeInput && typeof delta.partial_json === "string") {
 					builder.appendToolCallArguments(block.contentIndex, delta.partial_json);
 				}

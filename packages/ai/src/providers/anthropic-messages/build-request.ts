@@ -4,6 +4,7 @@ import { applyCacheControl, cacheControlFor } from "./cache-control.js";
 import { convertMessages } from "./convert-messages.js";
 import { type AnthropicToolChoiceOption, convertTools, convertToolChoice } from "./convert-tools.js";
 import { type AnthropicEffort, omitsThinkingByDefault, supportsAdaptiveThinking } from "./model-features.js";
+import { applyOutput } from "./output-format.js";
 import type { AnthropicRequestBody, AnthropicThinkingParam } from "./wire-types.js";
 
 /** The Messages API version this provider speaks. */
@@ -72,6 +73,8 @@ export interface AnthropicRequest {
 	url: string;
 	headers: Record<string, string>;
 	body: AnthropicRequestBody;
+	/** With `options.output` on a model without structured outputs: the forced tool that carries it. */
+	outputTool?: string;
 }
 
 /** Whether `apiKey` is an OAuth access token (`sk-ant-oat…`) rather than an API key. */
@@ -156,8 +159,11 @@ export function buildRequest<TApi extends Api>(
 	if (options.effort !== undefined) body.output_config = { effort: options.effort };
 	const userId = options.metadata?.user_id;
 	if (typeof userId === "string" && userId) body.metadata = { user_id: userId };
+	const outputTool = options.output ? applyOutput(body, model, options.output, thinking) : undefined;
 
-	return { url: messagesUrl(model.baseUrl), headers: buildHeaders(model, options, betas), body };
+	const request: AnthropicRequest = { url: messagesUrl(model.baseUrl), headers: buildHeaders(model, options, betas), body };
+	if (outputTool !== undefined) request.outputTool = outputTool;
+	return request;
 }
 
 /** `options.maxTokens` absent: the model's maximum capped at {@link DEFAULT_MAX_TOKENS_CAP}. */

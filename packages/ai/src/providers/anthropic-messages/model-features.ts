@@ -83,3 +83,21 @@ export function effortForLevel(modelId: string, level: ThinkingLevel): Anthropic
 		}
 	}
 }
+
+/**
+ * Whether the model takes structured outputs (`output_config.format` with a JSON Schema): Claude
+ * Opus 4.1 and later, Sonnet 4.5 and later, Haiku 4.5 and later, the 5 series, Mythos and Fable.
+ * Older models get the schema as a forced tool instead (see `applyOutput`).
+ *
+ * @example
+ * supportsStructuredOutputs("claude-sonnet-4-5-20250929") // true
+ * supportsStructuredOutputs("claude-sonnet-4-20250514") // false
+ */
+export function supportsStructuredOutputs(modelId: string): boolean {
+	const { family, version } = parseClaudeId(modelId);
+	if (isAdaptiveOnlyLine(family)) return true;
+	if (version === undefined) return false;
+	if (version >= 500) return true;
+	if (family === "opus") return version >= 401;
+	return (family === "sonnet" || family === "haiku") && version >= 405;
+}

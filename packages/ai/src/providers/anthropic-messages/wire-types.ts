@@ -103,7 +103,7 @@ export interface AnthropicRequestBody {
 	tool_choice?: AnthropicToolChoice;
 	temperature?: number;
 	thinking?: AnthropicThinkingParam;
-	output_config?: { effort: string };
+	output_config?: { effort?: string; format?: { type: "json_schema"; schema: Record<string, unknown> } };
 	metadata?: { user_id: string };
 }
 

@@ -1,6 +1,8 @@
+import { outputInstruction, outputJsonSchema } from "../../structured-output/output-schema.js";
 import type { Api, Context, Model } from "../../types.js";
 import { convertMessages } from "./convert-messages.js";
 import { convertTools, mapToolChoice } from "./convert-tools.js";
+import { toOpenApiSchema } from "./openapi-schema.js";
 import { resolveGoogleCompat } from "./google-compat.js";
 import type { GoogleOptions } from "./google-options.js";
 import { buildThinkingConfig } from "./thinking-config.js";
@@ -34,7 +36,11 @@ export function streamUrl(model: Model<Api>): string {
  * Headers: `x-goog-api-key`, then `model.headers`, then `options.headers` (last wins).
  * Body: `contents` (see `convertMessages`), `systemInstruction: { parts: [{ text }] }` when there
  * is a system prompt, `tools` + `toolConfig.functionCallingConfig.mode` (only with tools),
- * `generationConfig { temperature, maxOutputTokens, thinkingConfig }` with only the fields set.
+ * `generationConfig { temperature, maxOutputTokens, thinkingConfig }` with only the fields set,
+ * plus `responseMimeType: "application/json"` and `responseJsonSchema` (or `responseSchema` in the
+ * OpenAPI subset, with `compat.toolSchemaField: "parameters"`) for `options.output`; beside
+ * tools on Gemini 2.x (`compat.jsonResponseWithTools` false), the schema goes in the system
+ * instruction instead.
  *
  * @example
  * const { url, headers, body } = buildRequest(model, { systemPrompt: "Be brief.", messages }, { temperature: 0 }, apiKey);
@@ -60,6 +66,21 @@ export function buildRequest(
 	if (options?.maxTokens !== undefined) generationConfig.maxOutputTokens = options.maxTokens;
 	const thinkingConfig = buildThinkingConfig(options?.thinking, compat);
 	if (thinkingConfig) generationConfig.thinkingConfig = thinkingConfig;
+	if (options?.output) {
+		const schema = outputJsonSchema(options.output);
+		if (tools && !compat.jsonResponseWithTools) {
+			// Gemini 2.x refuses a JSON response type beside function declarations: ask in words.
+			const instruction = outputInstruction(options.output);
+			const parts = body.systemInstruction?.parts ?? [];
+			body.systemInstruction = { parts: [...parts, { text: instruction }] };
+		} else {
+			// The same choice as for tool schemas: full JSON Schema, or the OpenAPI subset for servers
+			// that only know that.
+			generationConfig.responseMimeType = "application/json";
+			if (compat.toolSchemaField === "parameters") generationConfig.responseSchema = toOpenApiSchema(schema);
+			else generationConfig.responseJsonSchema = schema;
+		}
+	}
 	if (Object.keys(generationConfig).length > 0) body.generationConfig = generationConfig;
 
 	const headers: Record<string, string> = { "x-goog-api-key": apiKey, ...model.headers, ...options?.headers };

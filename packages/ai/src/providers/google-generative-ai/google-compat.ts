@@ -31,6 +31,14 @@ export interface GoogleCompat {
 	 * Google's documented placeholder `skip_thought_signature_validator`. Default: Gemini 3+.
 	 */
 	requiresFunctionCallSignature?: boolean;
+	/**
+	 * Whether a request with function declarations may also set `responseMimeType:
+	 * "application/json"` for structured output. Gemini 2.x answers 400 "Function calling with a
+	 * response mime type: 'application/json' is unsupported"; there, `options.output` with tools
+	 * goes in the system instruction instead (the reply is still parsed and validated). Default:
+	 * Gemini 3+.
+	 */
+	jsonResponseWithTools?: boolean;
 }
 
 /** Every {@link GoogleCompat} field, resolved for one model. */
@@ -81,6 +89,7 @@ export function resolveGoogleCompat(model: Model<Api>): ResolvedGoogleCompat {
 		thinkingControl: compat.thinkingControl ?? (modern ? "level" : "budget"),
 		multimodalFunctionResponse: compat.multimodalFunctionResponse ?? modern,
 		requiresFunctionCallSignature: compat.requiresFunctionCallSignature ?? modern,
+		jsonResponseWithTools: compat.jsonResponseWithTools ?? modern,
 		levels,
 		budgetRange,
 	};

@@ -84,6 +84,12 @@ export interface GeminiGenerationConfig {
 	temperature?: number;
 	maxOutputTokens?: number;
 	thinkingConfig?: GeminiThinkingConfig;
+	/** `application/json` for structured output. */
+	responseMimeType?: string;
+	/** Structured output as full JSON Schema (`$ref`/`$defs`, `anyOf`, …). */
+	responseJsonSchema?: Record<string, unknown>;
+	/** Structured output in Google's OpenAPI 3.0 subset (`compat.toolSchemaField: "parameters"`). */
+	responseSchema?: Record<string, unknown>;
 }
 
 export type GeminiFunctionCallingMode = "AUTO" | "ANY" | "NONE";

@@ -6,6 +6,7 @@ import { convertTools } from "./convert-tools.js";
 import type { ResolvedOpenAICompletionsCompat } from "./detect-compat.js";
 import { detectServer } from "./detect-server.js";
 import { applyReasoning, applyRouting } from "./reasoning-params.js";
+import { outputContext, responseFormat } from "./response-format.js";
 import type { OpenAICompletionsOptions } from "./options.js";
 import type { WireRequest } from "./wire-types.js";
 
@@ -27,7 +28,9 @@ export interface CompletionsRequest {
  * `reasoning_effort` (reasoning models on servers that take it), `store: false` (OpenAI),
  * `metadata` with `store: true` (only with `supportsMetadata`), `prompt_cache_key` from
  * `sessionId` and `prompt_cache_retention: "24h"` for `cacheRetention: "long"`
- * (`supportsPromptCacheKey`, unless `cacheRetention` is `none`).
+ * (`supportsPromptCacheKey`, unless `cacheRetention` is `none`), and `response_format` for
+ * `options.output` (see `responseFormat`; a schema strict mode cannot take throws here, before
+ * any request).
  *
  * Headers: the key as `Authorization: Bearer …` (Azure: `api-key: …`), none without a key; then
  * `model.headers`; then, with `sendSessionAffinityHeaders` and a `sessionId`, the session id as
@@ -54,7 +57,9 @@ function buildBody(
 	options: OpenAICompletionsOptions,
 	compat: ResolvedOpenAICompletionsCompat,
 ): WireRequest {
-	const body: WireRequest = { model: model.id, messages: convertMessages(model, context, compat), stream: true };
+	const messages = convertMessages(model, outputContext(context, options.output, compat), compat);
+	const body: WireRequest = { model: model.id, messages, stream: true };
+	if (options.output) body.response_format = responseFormat(options.output, compat);
 	if (compat.supportsUsageInStreaming) body.stream_options = { include_usage: true };
 	if (options.maxTokens !== undefined) body[compat.maxTokensField] = options.maxTokens;
 	if (options.temperature !== undefined) body.temperature = options.temperature;

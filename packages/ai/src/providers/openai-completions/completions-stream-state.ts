@@ -133,17 +133,19 @@ export class CompletionsStreamState {
 				}
 			}
 		}
-		if (typeof delta.refusal === "string") this.text(delta.refusal);
+		if (typeof delta.refusal === "string") this.text(delta.refusal, true);
 		if (Array.isArray(delta.tool_calls)) for (const call of delta.tool_calls) this.toolCall(call);
 	}
 
-	private text(delta: string): void {
+	/** `refusal`: OpenAI's `delta.refusal`, visible text that is an error for structured output. */
+	private text(delta: string, refusal = false): void {
 		if (delta === "") return;
 		if (this.textIndex === undefined) {
 			this.closeThinking();
 			this.textIndex = this.builder.startText();
 		}
-		this.builder.appendText(this.textIndex, delta);
+		if (refusal) this.builder.appendRefusal(this.textIndex, delta);
+		else this.builder.appendText(this.textIndex, delta);
 	}
 
 	private thinking(delta: string): void {

@@ -114,6 +114,7 @@ function baseline(): ResolvedOpenAICompletionsCompat {
 		requiresReasoningContentOnAssistantMessages: false,
 		zaiToolStream: false,
 		sendSessionAffinityHeaders: false,
+		structuredOutput: "json_schema",
 	};
 }
 
@@ -156,6 +157,8 @@ function detectedCompat(server: CompletionsServer, model: Model<"openai-completi
 			// DeepSeek's thinking mode answers 400 "Missing `reasoning_content` field in the
 			// assistant message" for any assistant turn without one, another model's included.
 			compat.requiresReasoningContentOnAssistantMessages = server === "deepseek";
+			// DeepSeek has JSON mode only ("response_format type json_schema is unavailable").
+			if (server === "deepseek") compat.structuredOutput = "json_object";
 			return compat;
 		case "mistral":
 			// Mistral validates request bodies strictly ("Extra inputs are not permitted").

@@ -80,10 +80,16 @@ export interface WireTool {
 export type WireToolChoice = "auto" | "none" | "required" | { type: "function"; function: { name: string } };
 
 /** The request body of `POST /chat/completions` as this provider builds it. */
+/** Chat Completions `response_format`: a JSON Schema (structured outputs) or JSON mode. */
+export type WireResponseFormat =
+	| { type: "json_schema"; json_schema: { name: string; description?: string; schema: Record<string, unknown>; strict?: boolean } }
+	| { type: "json_object" };
+
 export interface WireRequest {
 	model: string;
 	messages: WireMessage[];
 	stream: true;
+	response_format?: WireResponseFormat;
 	stream_options?: { include_usage: true };
 	max_tokens?: number;
 	max_completion_tokens?: number;

@@ -1,9 +1,11 @@
 import { resolveCacheRetention } from "../../cache-retention.js";
-import type { Api, Context, Model } from "../../types.js";
+import { outputJsonSchema, outputName } from "../../structured-output/output-schema.js";
+import { strictOutputSchema } from "../../structured-output/strict-output-schema.js";
+import type { Api, Context, Model, OutputOptions } from "../../types.js";
 import { convertMessages } from "./convert-messages.js";
 import { convertTools } from "./convert-tools.js";
 import type { OpenAIResponsesOptions } from "./options.js";
-import type { ResponsesRequestBody } from "./wire-types.js";
+import type { ResponsesRequestBody, ResponsesTextFormat } from "./wire-types.js";
 
 /** What `postEventStream` needs, before `onPayload` had its say. */
 export interface ResponsesRequest {
@@ -67,6 +69,7 @@ export function buildRequest(
 	const metadata = wireMetadata(options.metadata);
 	if (metadata) body.metadata = metadata;
 	if (options.serviceTier !== undefined && options.serviceTier !== null) body.service_tier = options.serviceTier;
+	if (options.output) body.text = { format: textFormat(options.output) };
 
 	const session = options.sessionId ? sessionHeaders(options.sessionId, compat?.sendSessionIdHeader !== false) : undefined;
 	return { url: responsesUrl(model), headers: requestHeaders(model, apiKey, options.headers, session), body };
@@ -130,4 +133,21 @@ function mergeHeaders(...sources: (Record<string, string> | undefined)[]): Recor
 		}
 	}
 	return headers;
+}
+
+/**
+ * `text.format` for `options.output`: `{ type: "json_schema", name, description?, schema, strict: true }`,
+ * the schema in OpenAI strict form. Throws, naming the construct, for a schema strict mode cannot take.
+ *
+ * @example
+ * textFormat({ schema: Type.Object({ a: Type.String() }) }) // { type: "json_schema", name: "output", schema: {…}, strict: true }
+ */
+export function textFormat(output: OutputOptions): ResponsesTextFormat {
+	return {
+		type: "json_schema",
+		name: outputName(output),
+		...(output.description !== undefined ? { description: output.description } : {}),
+		schema: strictOutputSchema(outputJsonSchema(output), "OpenAI strict mode (text.format)"),
+		strict: true,
+	};
 }

@@ -176,14 +176,16 @@ export class ResponsesStreamState {
 				if (event.item) this.openItem(event.output_index, event.item);
 				return;
 			case "response.output_text.delta":
-			case "response.refusal.delta":
 				this.appendText(event, event.content_index ?? 0, event.delta);
+				return;
+			case "response.refusal.delta":
+				this.appendText(event, event.content_index ?? 0, event.delta, true);
 				return;
 			case "response.output_text.done":
 				this.textDone(event, event.text);
 				return;
 			case "response.refusal.done":
-				this.textDone(event, event.refusal);
+				this.textDone(event, event.refusal, true);
 				return;
 			case "response.reasoning_summary_text.delta":
 				this.appendReasoning(event, summaryPart(event.summary_index), event.delta);
@@ -316,7 +318,8 @@ export class ResponsesStreamState {
 		return entry;
 	}
 
-	private appendText(event: ResponsesStreamEvent, part: number, delta: string | undefined): void {
+	/** `refusal`: the text is the model's refusal (visible text; an error for structured output). */
+	private appendText(event: ResponsesStreamEvent, part: number, delta: string | undefined, refusal = false): void {
 		const entry = this.lookup(event) ?? this.implicitMessage(event);
 		if (!entry || entry.kind !== "text" || entry.closed || !delta) return;
 		entry.hasText = true;
@@ -324,13 +327,14 @@ export class ResponsesStreamState {
 			entry.lastPart = part;
 			entry.streamedParts.add(part);
 		}
-		this.builder.appendText(entry.index, delta);
+		if (refusal) this.builder.appendRefusal(entry.index, delta);
+		else this.builder.appendText(entry.index, delta);
 	}
 
-	private textDone(event: ResponsesStreamEvent, text: string | undefined): void {
+	private textDone(event: ResponsesStreamEvent, text: string | undefined, refusal = false): void {
 		const entry = this.lookup(event);
 		if (entry?.kind === "text" && !entry.streamedParts.has(event.content_index ?? 0)) {
-			this.appendText(event, event.content_index ?? 0, text);
+			this.appendText(event, event.content_index ?? 0, text, refusal);
 		}
 	}
 

@@ -113,6 +113,17 @@ export interface ResponsesRequestBody {
 	prompt_cache_retention?: "24h";
 	metadata?: Record<string, string>;
 	service_tier?: ResponsesServiceTier;
+	/** Structured output: the JSON Schema the reply's text must match. */
+	text?: { format: ResponsesTextFormat };
+}
+
+/** `text.format` for structured output (strict mode). */
+export interface ResponsesTextFormat {
+	type: "json_schema";
+	name: string;
+	description?: string;
+	schema: Record<string, unknown>;
+	strict: true;
 }
 
 // ---------------------------------------------------------------------------------------------

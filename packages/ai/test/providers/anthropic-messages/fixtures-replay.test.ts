@@ -77,6 +77,21 @@ const EXPECTED: Record<string, Expected> = {
 		{ type: "toolCall", id: "toolu_015cUijgET79LXjgeYQerN2h", name: "secret_retrieval_tool", arguments: {password: "mellon"} },
 		{ type: "toolCall", id: "toolu_01XZTimPexA7h3EVKesnKt5T", name: "secret_retrieval_tool", arguments: {password: "radiance"} },
 	] },
+	"structured-output": { responseId: "msg_01Lp3q61dED1bZH8MLNdKoWh", responseModel: "claude-sonnet-4-5-20250929", raw: "end_turn", usage: { input: 414, output: 36, cacheRead: 0, cacheWrite: 0 }, blocks: [
+		{ type: "text", start: '{"title":"THE NAME OF THE WIND', sha: "b5cdc70d2dca4d19" },
+	] },
+	"structured-output-after-tool": { responseId: "msg_01HAvNMhmeHDwJjfph4orDk1", responseModel: "claude-sonnet-4-5-20250929", raw: "end_turn", usage: { input: 961, output: 39, cacheRead: 0, cacheWrite: 0 }, blocks: [
+		{ type: "text", start: '{"title": "Mistborn: The Final', sha: "3f7ea5f77b3367e3" },
+	] },
+	"structured-output-forced-tool": { responseId: "msg_01Ud6PNxdHcY7waS2He9Y2Pa", responseModel: undefined, raw: "tool_use", usage: { input: 563, output: 81, cacheRead: 0, cacheWrite: 0 }, blocks: [
+		{ type: "toolCall", id: "toolu_01DHUHxGZFvhMTraUdoHYRET", name: "__mirascope_formatted_output_tool__", arguments: { title: "THE NAME OF THE WIND", author: { first_name: "Patrick", last_name: "Rothfuss" }, rating: 7 } },
+	] },
+	"structured-output-forced-tool-after-tool": { responseId: "msg_01V1FRcbnWuYKvb99NsawVbK", responseModel: undefined, raw: "tool_use", usage: { input: 695, output: 109, cacheRead: 0, cacheWrite: 0 }, blocks: [
+		{ type: "toolCall", id: "toolu_01LmkXmWv6pKQpNXvcHCggLS", name: "__mirascope_formatted_output_tool__", arguments: { title: "Mistborn: The Final Empire", author: "Brandon Sanderson", pages: 544, publication_year: 2006 } },
+	] },
+	"structured-output-tool-use": { responseId: "msg_013tw76xtHTuciSShuTiRWxt", responseModel: "claude-sonnet-4-5-20250929", raw: "tool_use", usage: { input: 854, output: 63, cacheRead: 0, cacheWrite: 0 }, blocks: [
+		{ type: "toolCall", id: "toolu_01XSHJy1dKXBiVXQpn7CMEMJ", name: "get_book_info", arguments: { isbn: "0-7653-1178-X" } },
+	] },
 	"tool-use-single": { responseId: "msg_016HLENyjXXb8znkvfTXkY5j", responseModel: undefined, raw: "tool_use", usage: { input: 589, output: 48, cacheRead: 0, cacheWrite: 0 }, blocks: [
 		{ type: "toolCall", id: "toolu_01WEKmJ3p3NNoNbLUEaY1AU6", name: "get_book_info", arguments: {isbn: "0-7653-1178-X"} },
 	] },

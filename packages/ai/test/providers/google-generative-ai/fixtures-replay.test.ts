@@ -44,6 +44,14 @@ const EXPECTED: Record<string, Expected> = {
 		usage: { input: 13, output: 8, cacheRead: 0 },
 		blocks: [{ type: "text", text: "The capital of France is Paris.\n" }],
 	},
+	"structured-output": {
+		stopReason: "stop",
+		rawStopReason: "STOP",
+		responseModel: undefined,
+		responseId: "wJpgafWsHsbUz7IPuJqhsAo",
+		usage: { input: 11, output: 29 + 264, cacheRead: 0 },
+		blocks: [{ type: "text", text: '{"title":"THE NAME OF THE WIND","author":{"first_name":"Patrick","last_name":"Rothfuss"},"rating":7}' }],
+	},
 	"thinking-thought-summaries": {
 		stopReason: "stop",
 		rawStopReason: "STOP",

@@ -18,6 +18,7 @@ describe("resolveGoogleCompat", () => {
 			thinkingControl: "level",
 			multimodalFunctionResponse: true,
 			requiresFunctionCallSignature: true,
+			jsonResponseWithTools: true,
 			levels: ["low", "high"],
 			budgetRange: { min: 128, max: 32_768, canDisable: false },
 		});
@@ -30,6 +31,7 @@ describe("resolveGoogleCompat", () => {
 			thinkingControl: "budget",
 			multimodalFunctionResponse: false,
 			requiresFunctionCallSignature: false,
+			jsonResponseWithTools: false,
 			budgetRange: { min: 512, max: 24_576, canDisable: true },
 		});
 	});

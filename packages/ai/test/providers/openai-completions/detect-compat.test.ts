@@ -24,6 +24,7 @@ const BASE: ResolvedOpenAICompletionsCompat = {
 	requiresReasoningContentOnAssistantMessages: false,
 	zaiToolStream: false,
 	sendSessionAffinityHeaders: false,
+	structuredOutput: "json_schema",
 };
 
 describe("detectCompat: one resolved compat per server", () => {
@@ -67,7 +68,7 @@ describe("detectCompat: one resolved compat per server", () => {
 			"DeepSeek",
 			{ provider: "deepseek", baseUrl: "https://api.deepseek.com", id: "deepseek-reasoner", reasoning: true },
 			"deepseek",
-			{ thinkingFormat: "reasoning_content", requiresReasoningContentOnAssistantMessages: true },
+			{ thinkingFormat: "reasoning_content", requiresReasoningContentOnAssistantMessages: true, structuredOutput: "json_object" },
 		],
 		[
 			"Mistral",

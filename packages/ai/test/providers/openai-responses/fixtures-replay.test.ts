@@ -53,6 +53,48 @@ const EXPECTED: Record<string, Expected> = {
 			expect(text(m)).toEqual({ type: "text", text: "4200 + 42 equals 4242.", textSignature: '{"id":"msg_0360bd45725b0a010068f966a601b081958e95c4085b086532"}' });
 		},
 	},
+	"structured-output": {
+		stopReason: "stop",
+		rawStopReason: "completed",
+		responseId: "resp_089d7482d1faaec10068f966e121708196a5c0a755c0348821",
+		responseModel: "gpt-4o-2024-08-06",
+		usage: { input: 166, output: 30, cacheRead: 0, cacheWrite: 0, totalTokens: 196 },
+		blocks: ["text"],
+		check: (m) => {
+			expect(text(m)).toEqual({
+				type: "text",
+				text: '{"title":"THE NAME OF THE WIND","author":{"first_name":"Patrick","last_name":"Rothfuss"},"rating":7}',
+				textSignature: '{"id":"msg_089d7482d1faaec10068f966e1afec8196ada045413e3b10a2"}',
+			});
+		},
+	},
+	"structured-output-after-tool": {
+		stopReason: "stop",
+		rawStopReason: "completed",
+		responseId: "resp_0b0d1528ca873fd80068f967186c688195adf23339fde81706",
+		responseModel: "gpt-4o-2024-08-06",
+		usage: { input: 197, output: 66, cacheRead: 0, cacheWrite: 0, totalTokens: 263 },
+		// gpt-4o answered with the same object in two message items.
+		blocks: ["text", "text"],
+		check: (m) => {
+			const object = '{"title":"Mistborn: The Final Empire","author":"Brandon Sanderson","pages":544,"publication_year":2006}';
+			expect(text(m, 0)?.text).toBe(object);
+			expect(text(m, 1)?.text).toBe(object);
+		},
+	},
+	"structured-output-tool-call": {
+		stopReason: "toolUse",
+		rawStopReason: "completed",
+		responseId: "resp_0b0d1528ca873fd80068f96716e0a881959ce78c2741741b42",
+		responseModel: "gpt-4o-2024-08-06",
+		usage: { input: 134, output: 23, cacheRead: 0, cacheWrite: 0, totalTokens: 157 },
+		blocks: ["toolCall"],
+		check: (m) => {
+			expect(calls(m)).toEqual([
+				{ type: "toolCall", id: "call_DKUnanrHFNzdv0dwE1kN17XB|fc_0b0d1528ca873fd80068f96717b898819584210b5eea6ab9e8", name: "get_book_info", arguments: { isbn: "0-7653-1178-X" } },
+			]);
+		},
+	},
 	"function-call-single": {
 		stopReason: "toolUse",
 		rawStopReason: "completed",
