@@ -18,8 +18,10 @@ import type {
 	Tool,
 	ToolCall,
 	ToolResultMessage,
+	SchemaOutput,
+	ToolSchema,
 } from "@pi/ai";
-import type { Static, TSchema } from "typebox";
+import type { TSchema } from "typebox";
 import type { CompactionSettings } from "./compaction/should-compact.js";
 
 // ---------------------------------------------------------------------------------------------
@@ -101,11 +103,14 @@ export type AgentToolUpdateCallback<T = unknown> = (partialResult: AgentToolResu
 export type ToolExecutionMode = "sequential" | "parallel";
 
 /**
- * A tool the agent can run. `execute` receives arguments already validated against
- * `parameters`; it throws on failure (the loop turns the throw into an error result for the
+ * A tool the agent can run. `parameters` is a typebox schema, or a zod / valibot / arktype schema
+ * (any Standard Schema with `~standard.jsonSchema`; see docs/tool-validation.md). `execute`
+ * receives arguments already validated against `parameters`: for a Standard Schema, the library's
+ * output value (defaults filled, transforms applied); it throws on failure (the loop turns the throw into an error result for the
  * model) and should honour `signal`.
  *
- * `TArguments` is what `execute` receives; leave it at its default, `Static<TParameters>`. It is a
+ * `TArguments` is what `execute` receives; leave it at its default, `SchemaOutput<TParameters>`
+ * (`Static<…>` of a typebox schema, `StandardSchemaV1.InferOutput` of a Standard Schema). It is a
  * type parameter of its own for the type checker's sake: a list of tools is `AgentTool<any>[]`,
  * and relating a concrete tool to it then compares type arguments. Were `Static<TParameters>`
  * written inside the interface, TypeScript would first measure how typebox's `Static` varies
@@ -123,7 +128,7 @@ export type ToolExecutionMode = "sequential" | "parallel";
  * };
  * ```
  */
-export interface AgentTool<TParameters extends TSchema = TSchema, TDetails = unknown, TArguments = AgentToolArguments<TParameters>>
+export interface AgentTool<TParameters extends ToolSchema = TSchema, TDetails = unknown, TArguments = AgentToolArguments<TParameters>>
 	extends Tool<TParameters> {
 	/** A human-readable name for UIs. */
 	label: string;
@@ -144,11 +149,11 @@ export interface AgentTool<TParameters extends TSchema = TSchema, TDetails = unk
 }
 
 /**
- * The arguments `execute` receives: `Static<TParameters>`, except for `AgentTool<any>` (the
+ * The arguments `execute` receives: `SchemaOutput<TParameters>`, except for `AgentTool<any>` (the
  * type of tool lists), where typebox's `Static<any>` would be `unknown` and no concrete tool
  * would fit the list.
  */
-export type AgentToolArguments<TParameters extends TSchema> = 0 extends 1 & TParameters ? any : Static<TParameters>;
+export type AgentToolArguments<TParameters extends ToolSchema> = 0 extends 1 & TParameters ? any : SchemaOutput<TParameters>;
 
 /** A tool-call block of an assistant message. */
 export type AgentToolCall = ToolCall;

@@ -53,7 +53,20 @@ export {
 	type RegisterFauxProviderOptions,
 	registerFauxProvider,
 } from "./providers/faux.js";
-export { formatSchemaErrors, validateToolArguments, validateToolCall } from "./validation/validate-tool-arguments.js";
+export { formatSchemaErrors, parseToolArguments, validateToolArguments, validateToolCall } from "./validation/validate-tool-arguments.js";
+export { isStandardSchema, type JsonSchemaObject, type ResolvedSchema, resolveSchema, type SchemaValidation } from "./validation/resolve-schema.js";
+export { formatStandardIssues } from "./validation/format-standard-issues.js";
+export type {
+	JsonSchemaTarget,
+	SchemaOutput,
+	StandardJSONSchemaV1,
+	StandardSchemaIssue,
+	StandardSchemaProps,
+	StandardSchemaResult,
+	StandardSchemaV1,
+	StandardToolSchema,
+	ToolSchema,
+} from "./validation/standard-schema.js";
 export { preloadToolValidator } from "./validation/load-schema-compiler.js";
 export {
 	IMAGE_OMITTED_TEXT,

@@ -193,7 +193,7 @@ export interface UserMessage {
 
 /**
  * One assistant reply. `TOutput` is the type of `output`: `unknown` unless the call site knows the
- * output schema (`complete(model, context, { output: { schema } })` gives `Static<typeof schema>`).
+ * output schema (`complete(model, context, { output: { schema } })` gives `Static<typeof schema>`, or a zod / valibot / arktype schema's output type).
  */
 export interface AssistantMessage<TOutput = unknown> {
 	role: "assistant";

@@ -8,11 +8,11 @@ import type {
 	OutputEventStream,
 	ProviderStreamOptions,
 	SimpleStreamOptions,
-	Static,
 	StreamOptions,
 	TSchema,
 	TypedOutputOption,
 } from "./types.js";
+import type { SchemaOutput, ToolSchema } from "./validation/standard-schema.js";
 
 /**
  * Streams one assistant reply from `model` with the provider's full options.
@@ -29,20 +29,20 @@ import type {
  * events carry `partialOutput`, and `result()` resolves to a message whose `output` is typed
  * from the schema.
  */
-export function stream<TApi extends Api, TOutputSchema extends TSchema = TSchema>(
+export function stream<TApi extends Api, TOutputSchema extends ToolSchema = TSchema>(
 	model: Model<TApi>,
 	context: Context,
 	options?: ProviderStreamOptions & TypedOutputOption<TOutputSchema>,
-): OutputEventStream<Static<TOutputSchema>> {
-	return dispatch(model, context, options, "stream") as OutputEventStream<Static<TOutputSchema>>;
+): OutputEventStream<SchemaOutput<TOutputSchema>> {
+	return dispatch(model, context, options, "stream") as OutputEventStream<SchemaOutput<TOutputSchema>>;
 }
 
 /** Like {@link stream}, resolving to the final message. Never rejects. */
-export function complete<TApi extends Api, TOutputSchema extends TSchema = TSchema>(
+export function complete<TApi extends Api, TOutputSchema extends ToolSchema = TSchema>(
 	model: Model<TApi>,
 	context: Context,
 	options?: ProviderStreamOptions & TypedOutputOption<TOutputSchema>,
-): Promise<AssistantMessage<Static<TOutputSchema>>> {
+): Promise<AssistantMessage<SchemaOutput<TOutputSchema>>> {
 	return finalMessage(stream(model, context, options));
 }
 
@@ -50,20 +50,20 @@ export function complete<TApi extends Api, TOutputSchema extends TSchema = TSche
  * Streams one reply with the options common to every provider, plus `reasoning` (a thinking
  * level that each provider maps to its own setting) and `thinkingBudgets`.
  */
-export function streamSimple<TApi extends Api, TOutputSchema extends TSchema = TSchema>(
+export function streamSimple<TApi extends Api, TOutputSchema extends ToolSchema = TSchema>(
 	model: Model<TApi>,
 	context: Context,
 	options?: SimpleStreamOptions & TypedOutputOption<TOutputSchema>,
-): OutputEventStream<Static<TOutputSchema>> {
-	return dispatch(model, context, options, "streamSimple") as OutputEventStream<Static<TOutputSchema>>;
+): OutputEventStream<SchemaOutput<TOutputSchema>> {
+	return dispatch(model, context, options, "streamSimple") as OutputEventStream<SchemaOutput<TOutputSchema>>;
 }
 
 /** Like {@link streamSimple}, resolving to the final message. Never rejects. */
-export function completeSimple<TApi extends Api, TOutputSchema extends TSchema = TSchema>(
+export function completeSimple<TApi extends Api, TOutputSchema extends ToolSchema = TSchema>(
 	model: Model<TApi>,
 	context: Context,
 	options?: SimpleStreamOptions & TypedOutputOption<TOutputSchema>,
-): Promise<AssistantMessage<Static<TOutputSchema>>> {
+): Promise<AssistantMessage<SchemaOutput<TOutputSchema>>> {
 	return finalMessage(streamSimple(model, context, options));
 }
 

@@ -7,9 +7,10 @@
  * This module holds types only: importing it costs nothing at run time. Tool parameters are
  * typebox schemas, referenced here with `import type` so that typebox is never loaded by it.
  */
-import type { Static, TSchema } from "typebox";
+import type { TSchema } from "typebox";
 import type { AssistantMessageEventStream } from "./event-stream.js";
 import type { Api, AssistantMessage, DeferredHandle, Message, Provider } from "./message-types.js";
+import type { SchemaOutput, ToolSchema } from "./validation/standard-schema.js";
 
 export type { AssistantMessageEventStream } from "./event-stream.js";
 /** Messages, content blocks, usage and the events of a reply (see message-types.ts). */
@@ -23,17 +24,23 @@ export type { Static, TSchema } from "typebox";
 // ---------------------------------------------------------------------------------------------
 
 /**
- * A tool the model may call. `parameters` is a typebox schema, or any plain JSON Schema object
- * (for example from an MCP server) typed as `TSchema`.
+ * A tool the model may call. `parameters` is a typebox schema, any plain JSON Schema object (for
+ * example from an MCP server) typed as `TSchema`, or a schema from any library implementing
+ * Standard Schema and Standard JSON Schema (zod 4.2+, valibot through `@valibot/to-json-schema`,
+ * arktype 2.1.28+): the request carries its JSON Schema, and validation goes through the library
+ * (see docs/tool-validation.md).
+ *
+ * @example
+ * const weather: Tool = { name: "weather", description: "Weather in a city", parameters: z.object({ city: z.string() }) };
  */
-export interface Tool<TParameters extends TSchema = TSchema> {
+export interface Tool<TParameters extends ToolSchema = TSchema> {
 	name: string;
 	description: string;
 	parameters: TParameters;
 }
 
-/** The arguments type of a tool. */
-export type ToolArguments<T extends Tool> = Static<T["parameters"]>;
+/** The arguments type of a tool: `Static<…>` of a typebox schema, a Standard Schema's output type. */
+export type ToolArguments<T extends Tool<ToolSchema>> = SchemaOutput<T["parameters"]>;
 
 /** Everything one model request needs besides the model and options. */
 export interface Context {
@@ -299,8 +306,8 @@ export interface RetryInfo {
 }
 
 /**
- * Structured output: ask for a reply that is one JSON value matching `schema` (a typebox schema or
- * any plain JSON Schema typed as `TSchema`). Each API's native mechanism carries the schema; the
+ * Structured output: ask for a reply that is one JSON value matching `schema` (a typebox schema,
+ * any plain JSON Schema typed as `TSchema`, or a zod / valibot / arktype schema: see {@link Tool}). Each API's native mechanism carries the schema; the
  * reply's text is parsed as it streams (`partialOutput` on `text_delta`) and validated at the end
  * (`AssistantMessage.output`). `name` (letters, digits, `_` and `-`, at most 64; default `output`)
  * and `description` are sent where the API takes them. See docs/structured-output.md.
@@ -310,7 +317,7 @@ export interface RetryInfo {
  * const reply = await complete(model, context, { output: { schema: Invoice, name: "invoice" } });
  * reply.output?.total; // number
  */
-export interface OutputOptions<TOutputSchema extends TSchema = TSchema> {
+export interface OutputOptions<TOutputSchema extends ToolSchema = TSchema> {
 	schema: TOutputSchema;
 	name?: string;
 	description?: string;
@@ -323,8 +330,8 @@ export interface OutputOptions<TOutputSchema extends TSchema = TSchema> {
  */
 export type OutputEventStream<TOutput> = { result(): Promise<AssistantMessage<TOutput>> } & AssistantMessageEventStream;
 
-/** The `output` option typed by its schema, so that entry points can infer `Static<typeof schema>`. */
-export interface TypedOutputOption<TOutputSchema extends TSchema> {
+/** The `output` option typed by its schema, so that entry points can infer the output type (`SchemaOutput<typeof schema>`). */
+export interface TypedOutputOption<TOutputSchema extends ToolSchema> {
 	output?: OutputOptions<TOutputSchema>;
 }
 

@@ -1,4 +1,4 @@
-import type { Api, AssistantMessage, ImageContent, TextContent, Tool, Usage } from "@pi/ai";
+import { type Api, type AssistantMessage, type ImageContent, isStandardSchema, resolveSchema, type TextContent, type Tool, type Usage } from "@pi/ai";
 import type { AgentMessage } from "../types.js";
 import { COMPACTION_SUMMARY_PREFIX } from "./compaction-summary-message.js";
 import { estimateImageTokens } from "./image-tokens.js";
@@ -95,7 +95,7 @@ export function estimateContextTokens(messages: readonly AgentMessage[], options
 	}
 	if (usageIndex === undefined) {
 		trailingTokens += textTokens(options.systemPrompt?.length ?? 0);
-		for (const tool of options.tools ?? []) trailingTokens += textTokens(tool.name.length + tool.description.length + jsonLength(tool.parameters));
+		for (const tool of options.tools ?? []) trailingTokens += textTokens(tool.name.length + tool.description.length + jsonLength(wireSchema(tool)));
 		return { tokens: trailingTokens, usageTokens: 0, trailingTokens, lastUsageIndex: undefined };
 	}
 	const usageTokens = usageContextTokens((messages[usageIndex] as AssistantMessage).usage);
@@ -187,6 +187,16 @@ function countWide(text: string): number {
 
 function textTokens(chars: number): number {
 	return Math.ceil(chars / CHARS_PER_TOKEN);
+}
+
+/** What a tool's schema is on the wire: a zod / valibot / arktype schema counts as its JSON Schema. */
+function wireSchema(tool: Tool): unknown {
+	if (!isStandardSchema(tool.parameters)) return tool.parameters;
+	try {
+		return resolveSchema(tool.parameters, `parameters schema of tool "${tool.name}"`).jsonSchema();
+	} catch {
+		return undefined; // a schema that cannot be sent fails the request, not the estimate
+	}
 }
 
 function jsonLength(value: unknown): number {

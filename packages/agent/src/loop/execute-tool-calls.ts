@@ -1,10 +1,11 @@
 import {
 	type AssistantMessage,
+	isStandardSchema,
+	parseToolArguments,
 	preloadToolValidator,
 	type TextContent,
 	type ToolCall,
 	type ToolResultMessage,
-	validateToolArguments,
 } from "@pi/ai";
 import type { LoopRun } from "./loop-run-state.js";
 import type { CallState, ToolBatch } from "./tool-batch.js";
@@ -134,8 +135,9 @@ async function prepare(run: LoopRun, batch: ToolBatch, state: CallState): Promis
 	state.tool = tool;
 	try {
 		const raw = tool.prepareArguments ? tool.prepareArguments(call.arguments) : call.arguments;
-		await preloadToolValidator();
-		state.args = validateToolArguments(tool, { ...call, arguments: raw as Record<string, unknown> });
+		// typebox's compiler loads once, and only for tools that use it.
+		if (!isStandardSchema(tool.parameters)) await preloadToolValidator();
+		state.args = await parseToolArguments(tool, { ...call, arguments: raw as Record<string, unknown> });
 	} catch (error) {
 		// The model gets the validator's `path: problem` lines and can retry; `execute` never runs.
 		return settle(run, state, textResult(errorText(error)), true);

@@ -12,9 +12,12 @@ import {
 	type AssistantMessageEventStream,
 	type Context,
 	createProviderStream,
+	isStandardSchema,
 	type Model,
 	postEventStream,
+	resolveSchema,
 	type SimpleStreamOptions,
+	type TSchema,
 } from "@pi/ai";
 import type { ProxyAssistantMessageEvent } from "./proxy-events.js";
 
@@ -79,7 +82,10 @@ export function streamProxy(model: Model<any>, context: Context, options: ProxyS
 		}
 		const forwarded: ForwardedOptions = {};
 		for (const key of FORWARDED) if (options[key] !== undefined) (forwarded as Record<string, unknown>)[key] = options[key];
-		const body: ProxyRequestBody = { model, context, options: forwarded };
+		if (forwarded.output && isStandardSchema(forwarded.output.schema)) {
+			forwarded.output = { ...forwarded.output, schema: resolveSchema(forwarded.output.schema, "options.output.schema").jsonSchema() as TSchema };
+		}
+		const body: ProxyRequestBody = { model, context: withJsonSchemas(context), options: forwarded };
 		const events = postEventStream({
 			url: `${options.proxyUrl.replace(/\/+$/, "")}/api/stream`,
 			headers: { Authorization: `Bearer ${options.authToken}` },
@@ -191,4 +197,17 @@ class ProxyReplay {
 		if (!usage) return;
 		this.builder.setUsage({ input: usage.input, output: usage.output, cacheRead: usage.cacheRead, cacheWrite: usage.cacheWrite });
 	}
+}
+
+/**
+ * The context with each zod / valibot / arktype tool schema replaced by its JSON Schema: such a
+ * schema is an object of functions that does not survive `JSON.stringify`, and the server only
+ * needs what goes on the wire (the browser's `execute` validates with the library itself).
+ */
+function withJsonSchemas(context: Context): Context {
+	if (!context.tools?.some((tool) => isStandardSchema(tool.parameters))) return context;
+	const tools = context.tools.map((tool) =>
+		isStandardSchema(tool.parameters) ? { ...tool, parameters: resolveSchema(tool.parameters, `parameters schema of tool "${tool.name}"`).jsonSchema() as TSchema } : tool,
+	);
+	return { ...context, tools };
 }

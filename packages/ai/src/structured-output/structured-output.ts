@@ -48,13 +48,13 @@ export class StructuredOutput {
 		const read = this.reader.finish();
 		if (!read.ok) return { ok: false, error: `The reply is not JSON for output "${name}": ${read.error}` };
 		const value = this.nullOptionals ? dropNullOptionals(this.jsonSchema, read.value) : read.value;
-		let problem: string | undefined;
+		let checked: ReturnType<typeof checkOutput>;
 		try {
-			problem = checkOutput(this.output, value);
+			checked = checkOutput(this.output, value);
 		} catch (error) {
 			return { ok: false, error: `Could not validate output "${name}": ${error instanceof Error ? error.message : String(error)}` };
 		}
-		if (problem !== undefined) return { ok: false, error: `The reply does not match output schema "${name}": ${problem}` };
-		return { ok: true, value };
+		if (!checked.ok) return { ok: false, error: `The reply does not match output schema "${name}": ${checked.problem}` };
+		return { ok: true, value: checked.value };
 	}
 }

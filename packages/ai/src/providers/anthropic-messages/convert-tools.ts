@@ -1,4 +1,5 @@
 import type { Tool } from "../../types.js";
+import { toolJsonSchema } from "../../validation/tool-json-schema.js";
 import type { AnthropicTool, AnthropicToolChoice } from "./wire-types.js";
 
 /** Which tools the model may or must call; see {@link convertToolChoice}. */
@@ -7,8 +8,8 @@ export type AnthropicToolChoiceOption = "auto" | "any" | "none" | { type: "tool"
 /**
  * Converts tools to Anthropic tool definitions: `{ name, description, input_schema }`, plus
  * `eager_input_streaming: true` when `eagerInputStreaming` is set (fine-grained tool streaming:
- * the input streams as the model writes it, unbuffered and unvalidated). The schema is sent
- * whole (`$defs`, `anyOf`, `additionalProperties`, `required`, … are kept; typebox's internal
+ * the input streams as the model writes it, unbuffered and unvalidated). The schema (a zod,
+ * valibot or arktype schema's draft 2020-12 JSON Schema; see `toolJsonSchema`) is sent whole (`$defs`, `anyOf`, `additionalProperties`, `required`, … are kept; typebox's internal
  * symbol keys vanish in JSON). The API requires `input_schema.type` to be `"object"`; a schema
  * without any `type` gets it.
  *
@@ -18,12 +19,8 @@ export type AnthropicToolChoiceOption = "auto" | "any" | "none" | { type: "tool"
  */
 export function convertTools(tools: readonly Tool[], options: { eagerInputStreaming?: boolean } = {}): AnthropicTool[] {
 	return tools.map((tool) => {
-		const schema = tool.parameters as unknown;
-		const isObject = typeof schema === "object" && schema !== null;
-		const inputSchema =
-			isObject && (schema as { type?: unknown }).type !== undefined
-				? schema
-				: { type: "object", ...(isObject ? (schema as object) : {}) };
+		const schema = toolJsonSchema(tool);
+		const inputSchema = schema.type !== undefined ? schema : { type: "object", ...schema };
 		const definition: AnthropicTool = { name: tool.name, description: tool.description, input_schema: inputSchema };
 		if (options.eagerInputStreaming) definition.eager_input_streaming = true;
 		return definition;

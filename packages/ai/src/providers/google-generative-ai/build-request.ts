@@ -77,7 +77,7 @@ export function buildRequest(
 			// The same choice as for tool schemas: full JSON Schema, or the OpenAPI subset for servers
 			// that only know that.
 			generationConfig.responseMimeType = "application/json";
-			if (compat.toolSchemaField === "parameters") generationConfig.responseSchema = toOpenApiSchema(schema);
+			if (compat.toolSchemaField === "parameters") generationConfig.responseSchema = toOpenApiSchema(outputJsonSchema(options.output, "openapi-3.0"));
 			else generationConfig.responseJsonSchema = schema;
 		}
 	}

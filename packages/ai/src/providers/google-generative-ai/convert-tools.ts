@@ -1,4 +1,5 @@
 import type { Tool } from "../../types.js";
+import { toolJsonSchema } from "../../validation/tool-json-schema.js";
 import type { GoogleOptions } from "./google-options.js";
 import { toOpenApiSchema } from "./openapi-schema.js";
 import type { GeminiFunctionCallingMode, GeminiFunctionDeclaration, GeminiRequest } from "./wire-types.js";
@@ -7,6 +8,8 @@ import type { GeminiFunctionCallingMode, GeminiFunctionDeclaration, GeminiReques
  * Tools as Gemini function declarations, all in one `tools` entry:
  * `[{ functionDeclarations: [{ name, description, parametersJsonSchema }] }]`.
  *
+ * A zod, valibot or arktype schema is sent as its own JSON Schema (`toolJsonSchema`): draft
+ * 2020-12, or OpenAPI 3.0 for `parameters` where the library has that target.
  * With `field: "parametersJsonSchema"` (the default) the schema is sent unchanged: that field takes
  * full JSON Schema, so `$defs`, `anyOf` and `additionalProperties` keep their meaning. With
  * `field: "parameters"` it is converted to Google's OpenAPI subset by {@link toOpenApiSchema}, and
@@ -25,9 +28,9 @@ export function convertTools(
 	const functionDeclarations = tools.map((tool): GeminiFunctionDeclaration => {
 		const declaration: GeminiFunctionDeclaration = { name: tool.name, description: tool.description };
 		if (field === "parametersJsonSchema") {
-			declaration.parametersJsonSchema = tool.parameters;
+			declaration.parametersJsonSchema = toolJsonSchema(tool);
 		} else {
-			const parameters = toOpenApiSchema(tool.parameters);
+			const parameters = toOpenApiSchema(toolJsonSchema(tool, "openapi-3.0"));
 			const properties = parameters.properties as Record<string, unknown> | undefined;
 			if (parameters.type !== "OBJECT" || (properties && Object.keys(properties).length > 0)) declaration.parameters = parameters;
 		}

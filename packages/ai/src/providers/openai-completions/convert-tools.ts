@@ -1,8 +1,10 @@
 import type { Tool } from "../../types.js";
+import { toolJsonSchema } from "../../validation/tool-json-schema.js";
 import type { WireTool } from "./wire-types.js";
 
 /**
- * Converts tools to Chat Completions function tools. The parameters schema is sent as it is:
+ * Converts tools to Chat Completions function tools. The parameters schema is sent as plain JSON
+ * (a zod, valibot or arktype schema as its draft 2020-12 JSON Schema; see `toolJsonSchema`):
  * `$defs`, `$ref`, `additionalProperties`, `anyOf`/`oneOf`/`allOf` and everything else are kept
  * (typebox schemas are plain JSON Schema objects).
  *
@@ -21,17 +23,10 @@ export function convertTools(
 	return tools.map((tool) => {
 		const wire: WireTool = {
 			type: "function",
-			function: { name: tool.name, description: tool.description, parameters: plainSchema(tool.parameters) },
+			function: { name: tool.name, description: tool.description, parameters: toolJsonSchema(tool) },
 		};
 		if (options.supportsStrictMode) wire.function.strict = options.strict ?? false;
 		return wire;
 	});
 }
 
-/**
- * The schema as plain JSON. typebox 1.x schemas are plain objects already; a JSON round trip
- * drops anything that is not JSON (symbols, functions) so the body is what the server sees.
- */
-function plainSchema(schema: unknown): unknown {
-	return JSON.parse(JSON.stringify(schema ?? { type: "object", properties: {} }));
-}

@@ -1,8 +1,10 @@
 import type { Tool } from "../../types.js";
+import { toolJsonSchema } from "../../validation/tool-json-schema.js";
 import type { ResponsesFunctionTool } from "./wire-types.js";
 
 /**
- * Tool definitions as Responses `function` tools. The JSON Schema is sent whole (`$defs`, `anyOf`,
+ * Tool definitions as Responses `function` tools. The JSON Schema (a zod, valibot or arktype
+ * schema's draft 2020-12 JSON Schema; see `toolJsonSchema`) is sent whole (`$defs`, `anyOf`,
  * `additionalProperties` and all), with `strict: false`: strict mode would reject optional
  * properties and most schemas that typebox or MCP servers produce.
  *
@@ -15,7 +17,7 @@ export function convertTools(tools: readonly Tool[]): ResponsesFunctionTool[] {
 		type: "function",
 		name: tool.name,
 		description: tool.description,
-		parameters: tool.parameters,
+		parameters: toolJsonSchema(tool),
 		strict: false,
 	}));
 }
