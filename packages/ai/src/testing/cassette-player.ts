@@ -6,7 +6,7 @@ import { resolve } from "node:path";
 import { CassetteMatcher, type IgnoredFields } from "./cassette-match.js";
 import { environmentSecrets, isSecretRequestHeader, REDACTED, Redactor, SECRET_QUERY_PARAMETERS, secretsOfHeader } from "./cassette-secrets.js";
 import { CassetteError, type CassetteRequest, type Interaction, readCassette } from "./cassette-store.js";
-import type { RecordedRequest, ScriptedResponse } from "./replay-server.js";
+import type { RecordedRequest, ScriptedResponse } from "./replay-types.js";
 
 /** The faults a {@link CassetteFault} can layer on a recorded response (same meaning as on a `ScriptedResponse`). */
 export type FaultFields = Pick<ScriptedResponse, "resetBeforeHeaders" | "stallBeforeHeaders" | "resetAfterBytes" | "stallAfterBytes" | "truncateAfterBytes">;

@@ -4,12 +4,13 @@
  * cassette, depending on the mode.
  */
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
-import type { Socket } from "node:net";
 import type { IgnoredFields } from "./cassette-match.js";
 import { type CassetteFault, CassettePlayer, type CassetteState, type CassetteTimingOptions, HOP_BY_HOP, mismatchResponse, toCassetteRequest } from "./cassette-player.js";
 import { environmentSecrets, REDACTED, SECRET_HEADERS } from "./cassette-secrets.js";
 import { clearCassette, type Interaction, interactionId, lastInteractionNumber, type RecordedChunk, readCassette, writeInteraction } from "./cassette-store.js";
-import { type RecordedRequest, type ReplayChunking, recordRequest, respond } from "./replay-server.js";
+import { listenOnLoopback } from "./loopback-listener.js";
+import { recordRequest, respond } from "./replay-server.js";
+import type { RecordedRequest, ReplayChunking } from "./replay-types.js";
 
 /**
  * What the recorder does with a request.
@@ -101,7 +102,6 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
 	const { createServer } = await import("node:http");
 	const transport = upstream?.protocol === "https:" ? await import("node:https") : await import("node:http");
 	const requests: RecordedRequest[] = [];
-	const sockets = new Set<Socket>();
 	const closing = new AbortController();
 	let closed: Promise<void> | undefined;
 	const inFlight = new Set<Promise<void>>();
@@ -146,24 +146,10 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
 			void exchange.then(() => inFlight.delete(exchange));
 		});
 	});
-	server.on("connection", (socket: Socket) => {
-		sockets.add(socket);
-		socket.on("close", () => sockets.delete(socket));
-	});
-	server.on("clientError", (_error, socket: Socket) => socket.destroy());
-	await new Promise<void>((resolve, reject) => {
-		server.once("error", reject);
-		server.listen(0, "127.0.0.1", () => {
-			server.off("error", reject);
-			resolve();
-		});
-	});
-	const address = server.address();
-	if (address === null || typeof address === "string") throw new Error("recorder: no TCP address after listen");
-	const port = address.port;
+	const listener = await listenOnLoopback(server, "recorder");
 	return {
-		url: `http://127.0.0.1:${port}`,
-		port,
+		url: listener.url,
+		port: listener.port,
 		mode,
 		cassette: player,
 		requests,
@@ -182,8 +168,7 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
 					clearTimeout(timer);
 				}
 				closing.abort();
-				for (const socket of sockets) socket.destroy();
-				sockets.clear();
+				listener.destroySockets();
 				await stopped;
 			})();
 			return closed;

@@ -3,7 +3,7 @@
  * read its result, cancel it) instead of one queue of answers. Each route is a method and a path
  * pattern; its answers may change from call to call, as a job progresses.
  */
-import type { RecordedRequest, ScriptedResponse } from "./replay-server.js";
+import type { RecordedRequest, ScriptedResponse } from "./replay-types.js";
 
 /** A request that a route answered, with what its pattern captured. */
 export interface RouteRequest extends RecordedRequest {

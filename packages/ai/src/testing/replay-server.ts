@@ -3,63 +3,11 @@ import type { Socket } from "node:net";
 import type { CassetteOptions, CassetteState } from "./cassette-player.js";
 import { headersDelay, type RecordedTiming, recordedPieces } from "./recorded-timing.js";
 import { type ReplayRoute, type RouteHandle, type RouteResponder, RouteTable } from "./replay-routes.js";
-import { type ChunkingOptions, splitIntoChunks } from "./split-into-chunks.js";
+import type { RecordedRequest, ReplayChunking, ScriptedResponse } from "./replay-types.js";
+import { listenOnLoopback } from "./loopback-listener.js";
+import { splitIntoChunks } from "./split-into-chunks.js";
 
-/** How a response body is cut and paced on the wire. */
-export interface ReplayChunking extends ChunkingOptions {
-	/**
-	 * Pause between chunks, in milliseconds. Default `0`: no timer, but the server still yields to
-	 * the event loop between chunks, so each chunk leaves as its own write and a client in the same
-	 * process sees them one by one.
-	 */
-	delayMs?: number;
-}
-
-/**
- * One scripted answer. Every field is optional: `{}` is an empty `200` event stream. Set at most
- * one fault (`resetBeforeHeaders`, `stallBeforeHeaders`, `resetAfterBytes`, `stallAfterBytes`,
- * `truncateAfterBytes`); `enqueue` throws otherwise. Byte counts refer to the body, not the headers.
- */
-export interface ScriptedResponse {
-	/** HTTP status. Default `200`. */
-	status?: number;
-	/**
-	 * Response headers, e.g. `{ "retry-after": "2" }`. Without a `content-type`, it is
-	 * `text/event-stream` for a 2xx status and `text/plain; charset=utf-8` otherwise. Without a
-	 * `content-length`, the body is sent with chunked transfer encoding.
-	 */
-	headers?: Record<string, string | readonly string[]>;
-	/** The body: a string (sent as UTF-8) or bytes, e.g. a capture from `loadFixture`. Default empty. */
-	body?: string | Uint8Array;
-	/** Overrides the server's chunking for this response, field by field. */
-	chunking?: ReplayChunking;
-	/** Read the request, then destroy the connection without sending anything: `fetch` rejects. */
-	resetBeforeHeaders?: boolean;
-	/** Read the request, then send nothing, keeping the connection open until the client leaves or the server closes. */
-	stallBeforeHeaders?: boolean;
-	/** Send the headers and the first `n` body bytes, then destroy the connection: reading the body fails. `0` fails before the first byte. */
-	resetAfterBytes?: number;
-	/** Send the headers and the first `n` body bytes, then send nothing more, keeping the connection open. */
-	stallAfterBytes?: number;
-	/** Send the headers and the first `n` body bytes, then end the response cleanly: the client sees a normal, short body. */
-	truncateAfterBytes?: number;
-	/** Send the body in these recorded chunks, waiting the recorded time before each, instead of random chunks. */
-	recordedTiming?: RecordedTiming;
-}
-
-/** One request the server received. */
-export interface RecordedRequest {
-	/** Upper-case method, e.g. `POST`. */
-	method: string;
-	/** Path and query exactly as on the request line, e.g. `/v1beta/models/x:streamGenerateContent?alt=sse`. */
-	path: string;
-	/** Header names lower-cased; repeated headers joined with `, `. */
-	headers: Record<string, string>;
-	/** The body decoded as UTF-8; `""` when there is none. */
-	body: string;
-	/** The body parsed as JSON; `undefined` when it is empty or not JSON. */
-	json: unknown;
-}
+export type { RecordedRequest, ReplayChunking, ScriptedResponse } from "./replay-types.js";
 
 /** Options of {@link startReplayServer}. */
 export interface ReplayServerOptions {
@@ -160,7 +108,6 @@ export async function startReplayServer(options: ReplayServerOptions = {}): Prom
 	const queue: ScriptedResponse[] = [];
 	const requests: RecordedRequest[] = [];
 	const preflights: RecordedRequest[] = [];
-	const sockets = new Set<Socket>();
 	const closing = new AbortController();
 	const routes = new RouteTable();
 	let closed: Promise<void> | undefined;
@@ -215,33 +162,15 @@ export async function startReplayServer(options: ReplayServerOptions = {}): Prom
 			send(response);
 		});
 	});
-	let connections = 0;
-	server.on("connection", (socket: Socket) => {
-		connections++;
-		sockets.add(socket);
-		socket.on("close", () => sockets.delete(socket));
-	});
-	// Malformed requests (or a client resetting mid-request) must not crash the test process.
-	server.on("clientError", (_error, socket: Socket) => socket.destroy());
-
-	await new Promise<void>((resolve, reject) => {
-		server.once("error", reject);
-		server.listen(0, "127.0.0.1", () => {
-			server.off("error", reject);
-			resolve();
-		});
-	});
-	const address = server.address();
-	if (address === null || typeof address === "string") throw new Error("replay server: no TCP address after listen");
-	const port = address.port;
+	const listener = await listenOnLoopback(server, "replay server");
 
 	return {
-		url: `http://127.0.0.1:${port}`,
-		port,
+		url: listener.url,
+		port: listener.port,
 		requests,
 		preflights,
 		get connections() {
-			return connections;
+			return listener.connections;
 		},
 		get pendingResponses() {
 			return queue.length;
@@ -261,8 +190,7 @@ export async function startReplayServer(options: ReplayServerOptions = {}): Prom
 			closed ??= new Promise<void>((resolve) => {
 				closing.abort();
 				server.close(() => resolve());
-				for (const socket of sockets) socket.destroy();
-				sockets.clear();
+				listener.destroySockets();
 			});
 			return closed;
 		},

@@ -1,4 +1,4 @@
-import type { ScriptedResponse } from "./replay-server.js";
+import type { ScriptedResponse } from "./replay-types.js";
 
 type HeaderMap = ScriptedResponse["headers"];
 /** Everything of a {@link ScriptedResponse} but its body and status: extra headers, a fault, chunking. */

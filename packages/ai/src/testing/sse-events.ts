@@ -3,7 +3,7 @@
  * event, the events after a cursor, and a response cut (dropped) after a given event.
  */
 import { type ResponseExtras, sseResponse } from "./scripted-responses.js";
-import type { ScriptedResponse } from "./replay-server.js";
+import type { ScriptedResponse } from "./replay-types.js";
 
 /** One event of an SSE body: its bytes (blank line included) and its `data:` parsed as JSON, when it is. */
 export interface SseEventBytes {
