@@ -19,6 +19,8 @@ export { ABORTED_TEXT, INTERRUPTED_TEXT } from "./loop/assistant-messages.js";
 export { defaultConvertToLlm, isLlmMessage } from "./loop/default-convert-to-llm.js";
 export { deferredPlaceholder, isRedeemable } from "./loop/redeem-deferred.js";
 export { TOOL_ABORTED_TEXT } from "./loop/execute-tool-calls.js";
+export { NEW_MESSAGE_REJECTION, openToolCalls, TOOL_INTERRUPTED_TEXT } from "./loop/open-tool-calls.js";
+export { approveToolCall, pendingApprovals, rejectToolCall, ToolApprovalError, type ToolDecisionOptions } from "./session/session-approvals.js";
 export type { QueueMode, SteeringMode } from "./agent/message-queue.js";
 export { RunFailure } from "./loop/run-failure.js";
 export {
@@ -74,6 +76,11 @@ export type {
 	SessionModelRef,
 	SystemPromptChangeEntry,
 	ThinkingLevelChangeEntry,
+	ToolApprovalDecisionEntry,
+	ToolApprovalEntry,
+	ToolApprovalRecord,
+	ToolApprovalRequestEntry,
+	ToolApprovalRunEntry,
 } from "./session/session-entry.js";
 export type { SessionLog, SessionStorage, SessionStorageLock } from "./session/session-storage.js";
 export {

@@ -146,6 +146,66 @@ export interface AgentTool<TParameters extends ToolSchema = TSchema, TDetails = 
 	execute(toolCallId: string, params: TArguments, signal?: AbortSignal, onUpdate?: AgentToolUpdateCallback<TDetails>): Promise<AgentToolResult<TDetails>>;
 	/** Overrides the loop's mode for this tool: `sequential` runs it alone, after the calls before it. */
 	executionMode?: ToolExecutionMode;
+	/**
+	 * Asks a person before each call runs (see docs/approvals.md): `true` for every call, or a
+	 * predicate over the validated arguments. A call that needs approval does not run: the loop
+	 * emits `tool_approval_request`, runs the batch's other calls, and ends the run with the call
+	 * pending (`agent.state.pendingApprovals`) until `agent.approve()` or `agent.reject()` and
+	 * `agent.continue()`. A call whose arguments are invalid is never asked about: it fails
+	 * validation as usual. A predicate that throws ends the run with an error naming
+	 * `needsApproval`. Default: no approval.
+	 *
+	 * @example
+	 * ```ts
+	 * needsApproval: (args) => args.path.startsWith("/etc/"),
+	 * ```
+	 */
+	needsApproval?: boolean | ToolApprovalPredicate<TArguments>;
+}
+
+/**
+ * The predicate form of `AgentTool.needsApproval`. Written as a method of an object type so that
+ * its parameter compares bivariantly, like `execute`'s: a typed tool with a predicate still fits
+ * a list typed `AgentTool[]`.
+ */
+export type ToolApprovalPredicate<TArguments> = {
+	check(args: TArguments, context: ToolApprovalContext): boolean | Promise<boolean>;
+}["check"];
+
+/** What a `needsApproval` predicate is told besides the arguments. */
+export interface ToolApprovalContext {
+	/** The id of the tool call being checked. */
+	toolCallId: string;
+	/** The transcript at this point (the assistant message that asked for the call is last, or followed by results). */
+	messages: AgentMessage[];
+}
+
+/** A tool call that waits for a person's decision: an entry of `agent.state.pendingApprovals`. */
+export interface PendingApproval {
+	toolCallId: string;
+	toolName: string;
+	/** The arguments the model gave, as in the tool-call block. */
+	arguments: Record<string, unknown>;
+}
+
+/**
+ * What happens to a tool call of the transcript's last assistant message that has no result yet
+ * (see {@link openToolCalls}):
+ *
+ * - `pending`: it waits for a decision; nothing happens to it;
+ * - `approved`: a person approved it, and it has not started: it runs;
+ * - `rejected`: a person rejected it: it gets an error result saying so, with the reason;
+ * - `interrupted`: it started (or needed no approval) and the process stopped before its
+ *   result: it gets an error result saying it was interrupted, and never runs again.
+ */
+export type OpenToolCallStatus = "pending" | "approved" | "rejected" | "interrupted";
+
+/** A tool call without a result, and what a run does with it. */
+export interface OpenToolCall {
+	toolCall: ToolCall;
+	status: OpenToolCallStatus;
+	/** For `rejected`: the person's reason, if they gave one. */
+	reason?: string;
 }
 
 /**
@@ -333,6 +393,17 @@ export interface AgentLoopConfig extends SimpleStreamOptions, AgentRunOptions {
 	 * `Agent` uses it for `steeringMode: "interrupt"`.
 	 */
 	onReplyStart?: (interrupt: () => void) => (() => void) | void;
+	/**
+	 * The tool calls of the transcript's last assistant message that have no result, with what to
+	 * do with each (from {@link openToolCalls}). The run starts with a turn that makes no model
+	 * call: approved calls run (with their usual events), rejected and interrupted ones get their
+	 * error results, in call order; its `turn_end` carries that assistant message. When a call is
+	 * still `pending` afterwards, the run then ends; otherwise it goes on as usual (prompts,
+	 * model call). A run started with prompts first rejects the pending calls (reason
+	 * `NEW_MESSAGE_REJECTION`), so that no message follows a call without a result. That turn
+	 * does not count towards `maxTurns`. Default: none.
+	 */
+	openToolCalls?: readonly OpenToolCall[];
 }
 
 /**
@@ -365,7 +436,8 @@ export type CompactionReason = "threshold" | "overflow";
  * - every message gets `message_start` and `message_end` (an assistant reply also gets
  *   `message_update`s while it streams);
  * - every tool call gets `tool_execution_start`, `tool_execution_update`s, `tool_execution_end`,
- *   and then its tool-result message;
+ *   and then its tool-result message, unless it needs approval: then it gets one
+ *   `tool_approval_request` instead, and its events come in the run that acts on the decision;
  * - a compaction (`compaction_start` … `compaction_end`) comes inside a turn, before its model call.
  *
  * `message` on `message_start`/`message_update` of an assistant reply is the live partial
@@ -390,6 +462,8 @@ export type AgentEvent =
 	| { type: "tool_execution_start"; toolCallId: string; toolName: string; args: unknown }
 	| { type: "tool_execution_update"; toolCallId: string; toolName: string; args: unknown; partialResult: AgentToolResult<unknown> }
 	| { type: "tool_execution_end"; toolCallId: string; toolName: string; result: AgentToolResult<unknown>; isError: boolean }
+	/** A call needs a person's approval (see `AgentTool.needsApproval`): it does not run in this run. */
+	| { type: "tool_approval_request"; toolCallId: string; toolName: string; args: Record<string, unknown> }
 	| { type: "compaction_start"; reason: CompactionReason; tokensBefore: number }
 	| CompactionEndEvent;
 
@@ -448,6 +522,12 @@ export interface AgentState {
 	readonly streamingMessage?: AgentMessage;
 	/** Ids of the tool calls running now. */
 	readonly pendingToolCalls: ReadonlySet<string>;
+	/**
+	 * The tool calls that wait for a person's decision, in the assistant's order; empty when
+	 * nothing waits. Derived from the transcript and the approval records (the session's, when
+	 * there is one), so a new agent on the same session sees the same list.
+	 */
+	readonly pendingApprovals: readonly PendingApproval[];
 	/** The `errorMessage` of the latest failed or aborted reply of the current or last run. */
 	readonly errorMessage?: string;
 }

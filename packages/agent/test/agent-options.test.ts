@@ -4,7 +4,7 @@
  * loop acted on it. `Record<keyof AgentRunOptions, …>` makes the type check reject a missing
  * probe, and the runtime key list is compared with the probes, so an option added to
  * `AgentRunOptions` without reaching the loop fails here. The agent-only options (`initialState`,
- * `streamFn`, the queue modes, `session`) have their own tests; the type check below keeps that
+ * `streamFn`, the queue modes, `session`, `idempotencyKey`) have their own tests; the type check below keeps that
  * list closed.
  */
 import { type AssistantMessage, fauxToolCall, type SimpleStreamOptions } from "@pi/ai";
@@ -17,7 +17,7 @@ import { reply, scriptedStream, testModel } from "./helpers/scripted-stream.js";
 import { addTool, customTool } from "./helpers/tools.js";
 
 /** Fails to type-check when `AgentOptions` gains a key that is neither a run option nor listed here. */
-type AgentOnlyKey = "initialState" | "streamFn" | "steeringMode" | "followUpMode" | "session";
+type AgentOnlyKey = "initialState" | "streamFn" | "steeringMode" | "followUpMode" | "session" | "idempotencyKey";
 const closed: Exclude<keyof AgentOptions, keyof AgentRunOptions | AgentOnlyKey> extends never ? true : never = true;
 
 /** Runs one agent with `options` on a scripted model; returns what the loop did. */

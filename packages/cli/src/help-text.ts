@@ -33,6 +33,7 @@ Options
       --no-session   keep nothing of this conversation
       --tool NAME    give the model a built-in tool (calculator); repeatable
       --tools FILE   give the model the tools a module exports; repeatable
+      --approve      ask y/n before each tool call runs (off a terminal, calls are refused)
       --no-thinking  do not show the model's thinking
       --no-stdin     do not read standard input (in a while-read loop, or on an open pipe)
       -              read standard input even on a terminal (until Ctrl-D)

@@ -3,7 +3,7 @@
  *
  * - each streamed event of a reply (`start`, the blocks' events, `done` or `error`), without its `partial` message (which would repeat the whole
  *   reply on every line): `{"type":"text_delta","contentIndex":0,"delta":"Hel"}`;
- * - `tool_execution_start` / `tool_execution_end` as the agent emits them;
+ * - `tool_execution_start` / `tool_execution_end` / `tool_approval_request` as the agent emits them;
  * - `{"type":"message_end","message":{…}}` for every finished assistant message and tool result;
  * - last, `{"type":"result",…}` with the final message, usage, cost and the session (written by
  *   the prompt command).
@@ -40,6 +40,7 @@ export class JsonPrinter {
 				return;
 			case "tool_execution_start":
 			case "tool_execution_end":
+			case "tool_approval_request":
 				this.line(event);
 				return;
 			case "message_end":

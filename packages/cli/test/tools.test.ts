@@ -4,21 +4,9 @@ import { loadFixture, sseResponse } from "@pi/ai/testing";
 import { expect, it } from "vitest";
 import { runCli } from "./helpers/run-cli.js";
 import { useCliTestContext } from "./helpers/cli-test-context.js";
-import { chatChunk, DONE } from "./helpers/chat-stream.js";
+import { toolCallStream } from "./helpers/chat-stream.js";
 
 const cli = useCliTestContext();
-
-/** A Chat Completions stream asking for one tool call (written by hand: no capture calls the calculator). */
-function toolCallStream(name: string, args: object): string {
-	const text = JSON.stringify(args);
-	return [
-		chatChunk({ role: "assistant", content: null, tool_calls: [{ index: 0, id: "call_1", type: "function", function: { name, arguments: "" } }] }),
-		chatChunk({ tool_calls: [{ index: 0, function: { arguments: text.slice(0, 5) } }] }),
-		chatChunk({ tool_calls: [{ index: 0, function: { arguments: text.slice(5) } }] }),
-		chatChunk({}, "tool_calls"),
-		DONE,
-	].join("");
-}
 
 /** The tool-result messages a request sent back to the model. */
 function toolResults(index: number): { role: string; content: unknown; tool_call_id?: string }[] {

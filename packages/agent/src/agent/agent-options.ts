@@ -1,6 +1,6 @@
 import type { QueueMode, SteeringMode } from "./message-queue.js";
 import type { Session } from "../session/session.js";
-import type { AgentRunOptions, AgentState, StreamFn } from "../types.js";
+import type { AgentMessage, AgentRunOptions, AgentState, StreamFn } from "../types.js";
 
 /**
  * Options of an {@link Agent}: the {@link AgentRunOptions}, which every run passes to the loop
@@ -14,7 +14,7 @@ import type { AgentRunOptions, AgentState, StreamFn } from "../types.js";
  */
 export interface AgentOptions extends AgentRunOptions {
 	/** Starting state: system prompt, model, thinking level, tools, messages. Default: empty, no model. */
-	initialState?: Partial<Omit<AgentState, "pendingToolCalls" | "isStreaming" | "streamingMessage" | "errorMessage">>;
+	initialState?: Partial<Omit<AgentState, "pendingToolCalls" | "pendingApprovals" | "isStreaming" | "streamingMessage" | "errorMessage">>;
 	/**
 	 * Streams each reply. Default `streamSimple` from `@pi/ai`. A custom function is called even
 	 * when no model is set (with the placeholder model `NO_MODEL`), so that a mock, a proxy or a
@@ -33,6 +33,12 @@ export interface AgentOptions extends AgentRunOptions {
 	 * ends the run with an `error` message. `sessionId` defaults to the session's id.
 	 */
 	session?: Session;
+	/**
+	 * The idempotency key of the session entry that stores `message`, asked once as the agent
+	 * appends it (see `Session.findByIdempotencyKey`). Lets an app that mirrors the transcript
+	 * elsewhere (a chat UI's message ids) find its messages in the session again. Default: none.
+	 */
+	idempotencyKey?: (message: AgentMessage) => string | undefined;
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Model } from "@pi/ai";
 import { INTERRUPTED_TEXT } from "../loop/assistant-messages.js";
-import type { AgentEvent, AgentMessage, AgentState, AgentTool, ThinkingLevel } from "../types.js";
+import type { AgentEvent, AgentMessage, AgentState, AgentTool, PendingApproval, ThinkingLevel } from "../types.js";
 
 /**
  * The mutable store behind `Agent.state`. Events update it before listeners run, so a listener
@@ -15,6 +15,8 @@ export class AgentStateStore implements AgentState {
 	streamingMessage: AgentMessage | undefined;
 	readonly pendingToolCalls = new Set<string>();
 	errorMessage: string | undefined;
+	/** Derives the pending approvals of a transcript; the `Agent` sets it (its records live in its session or in memory). */
+	approvalsOf: (messages: readonly AgentMessage[]) => readonly PendingApproval[] = () => [];
 	private toolList: AgentTool<any>[];
 	private messageList: AgentMessage[];
 
@@ -32,6 +34,11 @@ export class AgentStateStore implements AgentState {
 
 	set tools(tools: AgentTool<any>[]) {
 		this.toolList = tools.slice();
+	}
+
+	/** Derived on each read from the transcript and the approval records: never stale. */
+	get pendingApprovals(): readonly PendingApproval[] {
+		return this.approvalsOf(this.messageList);
 	}
 
 	get messages(): AgentMessage[] {

@@ -10,10 +10,11 @@ import { explainMissingModel, NO_MODEL } from "./no-model.js";
 import { promptMessages } from "./prompt-input.js";
 import { errorText, RunFailure } from "../loop/run-failure.js";
 import type { Session } from "../session/session.js";
-import { interruptedToolResults } from "./interrupted-tool-calls.js";
+import type { ToolDecisionOptions } from "../session/session-approvals.js";
+import { ToolApprovals } from "./tool-approvals.js";
 import { missingModelText, resumeFromSession } from "./resume-from-session.js";
 import { SessionRecorder } from "./session-recorder.js";
-import type { AgentEvent, AgentLoopConfig, AgentMessage, AgentRunOptions, AgentState, StreamFn } from "../types.js";
+import type { AgentEvent, AgentLoopConfig, AgentMessage, AgentRunOptions, AgentState, OpenToolCall, StreamFn } from "../types.js";
 
 export type { AgentOptions } from "./agent-options.js";
 
@@ -65,9 +66,13 @@ export class Agent {
 	private readonly recorder: SessionRecorder | undefined;
 	/** The placeholder model of a resumed session whose model the catalog lacks. */
 	private readonly missingModel: { text: string; placeholder: Model } | undefined;
+	/** The approval records of the transcript's open tool calls (in the session, when there is one). */
+	private readonly approvals: ToolApprovals;
 
 	/** Streams each reply; see {@link AgentOptions.streamFn}. */
 	streamFn: StreamFn;
+	/** The idempotency key of the session entry of each message the agent appends; see {@link AgentOptions.idempotencyKey}. */
+	idempotencyKey?: (message: AgentMessage) => string | undefined;
 
 	constructor(options: AgentOptions = {}) {
 		const session = options.session;
@@ -81,9 +86,12 @@ export class Agent {
 		} else {
 			this.store = new AgentStateStore(options.initialState, NO_MODEL);
 		}
+		this.approvals = new ToolApprovals(this.recorder);
+		this.store.approvalsOf = (messages) => this.approvals.pending(messages);
 		this.steeringQueue = new MessageQueue(options.steeringMode ?? "one-at-a-time");
 		this.followUpQueue = new MessageQueue(options.followUpMode ?? "one-at-a-time");
 		this.streamFn = options.streamFn ?? streamSimple;
+		this.idempotencyKey = options.idempotencyKey;
 		// The run options live on the instance (where the app may change them) and flow from
 		// there into every run's config; the defaults are the instance's starting values.
 		Object.assign(this, { convertToLlm: defaultConvertToLlm, toolExecution: "parallel", sessionId: session?.id }, pickRunOptions(options));
@@ -198,8 +206,34 @@ export class Agent {
 			throw new Error("Agent is already processing a prompt. Use steer() or followUp() to queue messages, or wait for completion.");
 		}
 		const messages = promptMessages(input, images);
-		// Tool calls a crash cut off get their one result before anything else happens.
-		await this.start([...interruptedToolResults(this.store.messages), ...messages], false);
+		// Open tool calls get their one result before the prompt: decided ones as decided, calls a
+		// crash cut off as interrupted, and calls still waiting are rejected (the user moved on).
+		await this.start(messages, false, false, this.approvals.open(this.store.messages));
+	}
+
+	/**
+	 * Approves the pending tool call `toolCallId` (see `state.pendingApprovals`): records the
+	 * decision (in the session, when there is one) and resolves once it is stored. The call runs
+	 * on the next `continue()` (or before the next `prompt()`), in this or any other process.
+	 * Rejects with a `ToolApprovalError` naming the id when no call with it is pending (unknown,
+	 * or already decided).
+	 *
+	 * @example
+	 * ```ts
+	 * await agent.approve(agent.state.pendingApprovals[0].toolCallId);
+	 * await agent.continue(); // runs the tool once, then the model goes on
+	 * ```
+	 */
+	async approve(toolCallId: string, options: ToolDecisionOptions = {}): Promise<void> {
+		await this.approvals.decide(this.store.messages, toolCallId, true, options.reason);
+	}
+
+	/**
+	 * Rejects the pending tool call `toolCallId`, like {@link approve}: on the next `continue()`
+	 * the call gets an error result saying it was rejected, with `reason`, and the model goes on.
+	 */
+	async reject(toolCallId: string, options: ToolDecisionOptions = {}): Promise<void> {
+		await this.approvals.decide(this.store.messages, toolCallId, false, options.reason);
 	}
 
 	/**
@@ -209,6 +243,12 @@ export class Agent {
 	 * a `deferred` handle) is redeemed: the reply streams with the usual `message_*` events, takes
 	 * the placeholder's place in `state.messages`, and the run goes on (tools, more turns). An
 	 * abort during the redemption ends the run `aborted`, keeps the handle and cancels nothing.
+	 *
+	 * Tool calls left without results are answered first (see docs/approvals.md): approved calls
+	 * run, rejected ones get an error result with the reason, calls a crash cut off get an
+	 * interrupted result, then the model goes on. While some call still waits for a decision,
+	 * the decided ones are acted on and the run ends without a model call; when none is decided,
+	 * `continue()` resolves at once and starts no run.
 	 */
 	async continue(): Promise<void> {
 		if (this.activeRun) throw new Error("Agent is already processing. Wait for completion before continuing.");
@@ -217,9 +257,13 @@ export class Agent {
 		if (!last) throw new Error("No messages to continue from");
 		// A deferred reply (perhaps from another process, through the session) is redeemed first.
 		if (isRedeemable(last)) return this.start([], true);
-		// A transcript that a crash cut off while tools ran: give each call its result, then go on.
-		const interrupted = interruptedToolResults(messages);
-		if (interrupted.length > 0) return this.start(interrupted, false);
+		// Open tool calls: approved ones run, rejected and interrupted ones (a crash cut them off) get
+		// their results, then the model goes on. While a call still waits, nothing more happens.
+		const open = this.approvals.open(messages);
+		if (open.length > 0) {
+			if (open.every((call) => call.status === "pending")) return;
+			return this.start([], false, false, open);
+		}
 		if (last.role === "assistant") {
 			const steering = this.steeringQueue.drain();
 			if (steering.length > 0) return this.start(steering, false, true);
@@ -230,12 +274,13 @@ export class Agent {
 		return this.start([], true);
 	}
 
-	private async start(prompts: AgentMessage[], continuation: boolean, skipInitialSteeringPoll = false): Promise<void> {
+	private async start(prompts: AgentMessage[], continuation: boolean, skipInitialSteeringPoll = false, openToolCalls: OpenToolCall[] = []): Promise<void> {
 		const active: ActiveRun = { controller: new AbortController(), interrupt: undefined };
 		this.activeRun = active;
 		this.store.beginRun();
 		const context = { systemPrompt: this.store.systemPrompt, messages: this.store.messages, tools: this.store.tools };
 		const config = this.loopConfig(active, skipInitialSteeringPoll);
+		if (openToolCalls.length > 0) config.openToolCalls = openToolCalls;
 		const sink = (event: AgentEvent) => this.deliver(active, event);
 		const signal = active.controller.signal;
 		// Only the default stream function is told about a missing model; a custom one gets the
@@ -298,12 +343,11 @@ export class Agent {
 		let failure: { error: unknown } | undefined;
 		// The session first: a message is stored before any listener hears of its end, and before
 		// the run goes on (the loop awaits this sink).
-		if (this.recorder) {
-			try {
-				await this.record(this.recorder, event);
-			} catch (error) {
-				failure = { error: error instanceof RunFailure ? error : new RunFailure("session append", error) };
-			}
+		try {
+			if (this.recorder) await this.record(this.recorder, event);
+			await this.approvals.observe(event, this.store.messages);
+		} catch (error) {
+			failure = { error: error instanceof RunFailure ? error : new RunFailure("session append", error) };
 		}
 		for (const listener of this.listeners.slice()) {
 			try {
@@ -328,7 +372,7 @@ export class Agent {
 			const model = this.store.model === NO_MODEL ? undefined : this.store.model;
 			await recorder.recordSettings(this.store.messages, { model, thinkingLevel: this.store.thinkingLevel, systemPrompt: this.store.systemPrompt });
 		} else if (event.type === "message_end") {
-			await recorder.persist(this.store.messages);
+			await recorder.persist(this.store.messages, this.idempotencyKey);
 		} else if (event.type === "compaction_end" && event.messages) {
 			// The entry goes under the last kept message: after an overflow, beside the dropped reply.
 			const [summary] = event.messages;

@@ -66,8 +66,11 @@ export class SessionRecorder {
 		};
 	}
 
-	/** Appends the transcript's messages that the session does not hold yet, in one append. */
-	async persist(messages: readonly AgentMessage[]): Promise<void> {
+	/**
+	 * Appends the transcript's messages that the session does not hold yet, in one append; each
+	 * entry gets the idempotency key `keyOf` gives its message, if any.
+	 */
+	async persist(messages: readonly AgentMessage[], keyOf?: (message: AgentMessage) => string | undefined): Promise<void> {
 		let start = messages.length;
 		while (start > 0 && !this.isAnchor(messages[start - 1] as AgentMessage)) start--;
 		const fresh = messages.slice(start).filter((message) => !isCompactionSummary(message));
@@ -75,7 +78,10 @@ export class SessionRecorder {
 		const parentId = this.parentFor(messages);
 		if (parentId !== this.session.leafId) this.recorded = await this.settingsAt(parentId);
 		const entries = await this.session.append(
-			fresh.map((message) => ({ type: "message", message })),
+			fresh.map((message): SessionEntryInput => {
+				const key = keyOf?.(message);
+				return key === undefined ? { type: "message", message } : { type: "message", message, idempotencyKey: key };
+			}),
 			{ parentId },
 		);
 		entries.forEach((entry, index) => this.entryIds.set(fresh[index] as object, entry.id));
@@ -85,6 +91,18 @@ export class SessionRecorder {
 				this.recorded = { ...this.recorded, model: this.recorded.model ?? { provider: reply.provider, modelId: reply.model } };
 			}
 		}
+	}
+
+	/** Where the transcript's next entry attaches (see `parentFor`): the end of its path in the session. */
+	attachPoint(messages: readonly AgentMessage[]): string | null {
+		return this.parentFor(messages);
+	}
+
+	/** Appends entries that are not messages (approval records) at the end of the transcript's path, in one append. */
+	async appendRecords(messages: readonly AgentMessage[], inputs: readonly SessionEntryInput[]): Promise<void> {
+		const parentId = this.parentFor(messages);
+		if (parentId !== this.session.leafId) this.recorded = await this.settingsAt(parentId);
+		await this.session.append(inputs, { parentId });
 	}
 
 	/**

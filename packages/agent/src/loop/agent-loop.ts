@@ -46,7 +46,8 @@ export function agentLoop(
  * it must convert to a `user` or `toolResult` message. The exception is a deferred reply (an
  * assistant message with a `deferred` handle): the run then redeems it with
  * `config.streamDeferred`, the final message takes the placeholder's place, and the run goes
- * on as usual (tools, more turns).
+ * on as usual (tools, more turns). With `config.openToolCalls`, the last message may be the
+ * assistant message of those calls: the run answers them first.
  */
 export function agentLoopContinue(
 	context: AgentContext,
@@ -54,7 +55,7 @@ export function agentLoopContinue(
 	signal?: AbortSignal,
 	streamFn?: StreamFn,
 ): EventStream<AgentEvent, AgentMessage[]> {
-	assertContinuable(context);
+	assertContinuable(context, config);
 	const stream = createAgentEventStream();
 	void runAgentLoopContinue(context, config, (event) => stream.push(event), signal, streamFn).then((messages) =>
 		stream.end(messages),
@@ -86,7 +87,7 @@ export async function runAgentLoopContinue(
 	signal?: AbortSignal,
 	streamFn?: StreamFn,
 ): Promise<AgentMessage[]> {
-	assertContinuable(context);
+	assertContinuable(context, config);
 	const run = new LoopRun(context, config, emit, signal, streamFn ?? streamSimple);
 	return runLoop(run, []);
 }
@@ -99,9 +100,11 @@ function createAgentEventStream(): EventStream<AgentEvent, AgentMessage[]> {
 	);
 }
 
-function assertContinuable(context: AgentContext): void {
+function assertContinuable(context: AgentContext, config: AgentLoopConfig): void {
 	const last = context.messages[context.messages.length - 1];
 	if (!last) throw new Error("Cannot continue: no messages in context");
+	// Open tool calls are answered first (see config.openToolCalls), so their message may be last.
+	if (config.openToolCalls && config.openToolCalls.length > 0) return;
 	// A deferred reply is continued by redeeming it.
 	if (last.role === "assistant" && !isRedeemable(last)) throw new Error("Cannot continue from message role: assistant");
 }

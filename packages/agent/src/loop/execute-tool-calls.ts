@@ -8,18 +8,24 @@ import {
 	type ToolResultMessage,
 } from "@pi/ai";
 import type { LoopRun } from "./loop-run-state.js";
+import { toolNeedsApproval } from "./needs-approval.js";
+import { closedCallResult } from "./open-tool-calls.js";
 import type { CallState, ToolBatch } from "./tool-batch.js";
 import { errorText, guard } from "./run-failure.js";
 import { untilAborted } from "./until-aborted.js";
-import type { AgentTool, AgentToolResult, AgentToolUpdateCallback } from "../types.js";
+import type { AgentTool, AgentToolResult, AgentToolUpdateCallback, OpenToolCall } from "../types.js";
 
 /** The text of the result of a tool call cut short by an abort. */
 export const TOOL_ABORTED_TEXT = "Tool execution was aborted.";
 
-/** What a batch produced: its tool-result messages in call order, and whether every result asked to stop. */
+/**
+ * What a batch produced: its tool-result messages in call order, whether every call's result
+ * asked to stop, and how many calls wait for approval (they have no result yet).
+ */
 export interface BatchOutcome {
 	results: ToolResultMessage[];
 	terminate: boolean;
+	awaiting: number;
 }
 
 type Settled = { kind: "result"; value: unknown } | { kind: "error"; error: unknown } | { kind: "aborted" };
@@ -38,17 +44,32 @@ type Settled = { kind: "result"; value: unknown } | { kind: "error"; error: unkn
  *   `tool_execution_end` comes in completion order, tool-result messages in call order.
  * - An abort gives every unfinished call an aborted result at once, without waiting for tools
  *   that ignore the signal.
+ * - A call whose tool `needsApproval` (checked after validation, before `beforeToolCall`) gets a
+ *   `tool_approval_request` event instead of its execution events and result; it is counted in
+ *   `awaiting`.
+ * - With `open` (a batch an earlier run left open, see `openToolCalls`), only those calls are
+ *   handled: approved ones run without asking again, rejected and interrupted ones get their
+ *   error results with the usual events, pending ones are left waiting.
  */
-export async function executeToolCalls(run: LoopRun, assistantMessage: AssistantMessage): Promise<BatchOutcome> {
+export async function executeToolCalls(run: LoopRun, assistantMessage: AssistantMessage, open?: readonly OpenToolCall[]): Promise<BatchOutcome> {
 	const controller = new AbortController();
 	const forwardAbort = () => controller.abort(run.signal?.reason);
 	if (run.aborted) forwardAbort();
 	else run.signal?.addEventListener("abort", forwardAbort, { once: true });
-	const calls: CallState[] = [];
-	for (const block of assistantMessage.content) {
-		if (block.type !== "toolCall") continue;
-		calls.push({ call: block, tool: undefined, args: undefined, started: false, ready: false, outcome: undefined, message: undefined });
-	}
+	const fresh = (call: ToolCall, openCall?: OpenToolCall): CallState => ({
+		call,
+		tool: undefined,
+		args: undefined,
+		started: false,
+		ready: false,
+		outcome: undefined,
+		message: undefined,
+		open: openCall,
+		awaiting: false,
+	});
+	const calls: CallState[] = open
+		? open.map((openCall) => fresh(openCall.toolCall, openCall))
+		: assistantMessage.content.flatMap((block) => (block.type === "toolCall" ? [fresh(block)] : []));
 	const batch: ToolBatch = {
 		assistantMessage,
 		calls,
@@ -86,9 +107,9 @@ export async function executeToolCalls(run: LoopRun, assistantMessage: Assistant
 	batch.unlink();
 	run.batch = undefined;
 	run.events.onDetachedFailure = undefined;
-	const results = calls.map((state) => state.message as ToolResultMessage);
+	const results = calls.flatMap((state) => (state.message ? [state.message] : []));
 	const terminate = calls.length > 0 && calls.every((state) => state.outcome?.result.terminate === true);
-	return { results, terminate };
+	return { results, terminate, awaiting: calls.filter((state) => state.awaiting).length };
 }
 
 /**
@@ -119,29 +140,42 @@ export async function closeToolBatch(run: LoopRun, batch: ToolBatch, reason: str
 	}
 }
 
-/** Emits the start, then finds the tool, validates the arguments and asks `beforeToolCall`. */
+/**
+ * Emits the start, finds the tool, validates the arguments and asks `beforeToolCall`; for a tool
+ * with `needsApproval`, the start comes after the check, and a call that must wait gets
+ * `tool_approval_request` instead. A call of an open batch that is not approved only gets its
+ * start and its error result (or, pending, nothing).
+ */
 async function prepare(run: LoopRun, batch: ToolBatch, state: CallState): Promise<void> {
-	const { call } = state;
-	state.started = true;
-	await run.events.emit({ type: "tool_execution_start", toolCallId: call.id, toolName: call.name, args: call.arguments });
-	if (batch.controller.signal.aborted) return settle(run, state, textResult(TOOL_ABORTED_TEXT), true);
-
-	const tools = run.context.tools ?? [];
-	const tool = tools.find((candidate) => candidate.name === call.name);
-	if (!tool) {
-		const names = tools.map((candidate) => `"${candidate.name}"`).join(", ") || "none";
-		return settle(run, state, textResult(`Tool "${call.name}" not found. Available tools: ${names}.`), true);
+	const { call, open } = state;
+	if (open && open.status !== "approved") {
+		if (open.status === "pending") {
+			state.awaiting = true;
+			return;
+		}
+		await start(run, state);
+		return settle(run, state, closedCallResult(open), true);
 	}
-	state.tool = tool;
-	try {
-		const raw = tool.prepareArguments ? tool.prepareArguments(call.arguments) : call.arguments;
-		// typebox's compiler loads once, and only for tools that use it.
-		if (!isStandardSchema(tool.parameters)) await preloadToolValidator();
-		state.args = await parseToolArguments(tool, { ...call, arguments: raw as Record<string, unknown> });
-	} catch (error) {
-		// The model gets the validator's `path: problem` lines and can retry; `execute` never runs.
-		return settle(run, state, textResult(errorText(error)), true);
+	const signal = batch.controller.signal;
+	// A call that may need approval starts only once it is known not to wait (the predicate needs
+	// the validated arguments); any other call starts first, as it always has.
+	const mayWait = !open && (run.context.tools ?? []).some((tool) => tool.name === call.name && tool.needsApproval);
+	if (!mayWait) await start(run, state);
+	let problem = signal.aborted ? TOOL_ABORTED_TEXT : await resolveArguments(run, state);
+	if (mayWait) {
+		if (problem === undefined) {
+			const raced = await untilAborted(toolNeedsApproval(state.tool as AgentTool<any>, call.id, state.args, run.context.messages), signal);
+			if (batch.closed) return;
+			if (raced.aborted) problem = TOOL_ABORTED_TEXT;
+			else if (raced.value) {
+				state.awaiting = true;
+				await run.events.emit({ type: "tool_approval_request", toolCallId: call.id, toolName: call.name, args: call.arguments });
+				return;
+			}
+		}
+		await start(run, state);
 	}
+	if (problem !== undefined) return settle(run, state, textResult(problem), true);
 
 	const beforeToolCall = run.config.beforeToolCall;
 	if (beforeToolCall) {
@@ -163,6 +197,34 @@ async function prepare(run: LoopRun, batch: ToolBatch, state: CallState): Promis
 	}
 	if (batch.controller.signal.aborted) return settle(run, state, textResult(TOOL_ABORTED_TEXT), true);
 	state.ready = true;
+}
+
+/** Emits the call's `tool_execution_start`. */
+async function start(run: LoopRun, state: CallState): Promise<void> {
+	state.started = true;
+	await run.events.emit({ type: "tool_execution_start", toolCallId: state.call.id, toolName: state.call.name, args: state.call.arguments });
+}
+
+/** Finds the call's tool and validates its arguments; returns the error text for the model, if any. */
+async function resolveArguments(run: LoopRun, state: CallState): Promise<string | undefined> {
+	const { call } = state;
+	const tools = run.context.tools ?? [];
+	const tool = tools.find((candidate) => candidate.name === call.name);
+	if (!tool) {
+		const names = tools.map((candidate) => `"${candidate.name}"`).join(", ") || "none";
+		return `Tool "${call.name}" not found. Available tools: ${names}.`;
+	}
+	state.tool = tool;
+	try {
+		const raw = tool.prepareArguments ? tool.prepareArguments(call.arguments) : call.arguments;
+		// typebox's compiler loads once, and only for tools that use it.
+		if (!isStandardSchema(tool.parameters)) await preloadToolValidator();
+		state.args = await parseToolArguments(tool, { ...call, arguments: raw as Record<string, unknown> });
+		return undefined;
+	} catch (error) {
+		// The model gets the validator's `path: problem` lines and can retry; `execute` never runs.
+		return errorText(error);
+	}
 }
 
 /** Runs a prepared call, then `afterToolCall`, then emits `tool_execution_end`. */

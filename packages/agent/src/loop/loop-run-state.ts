@@ -67,6 +67,7 @@ export class LoopRun {
 			onReplyStart: _onReplyStart,
 			streamDeferred: _streamDeferred,
 			compaction: _compaction,
+			openToolCalls: _openToolCalls,
 			signal: _signal,
 			...streamOptions
 		} = config;

@@ -2,6 +2,7 @@ import type { AssistantMessage, ToolResultMessage } from "@pi/ai";
 import { canRetryAfterOverflow, compactBeforeCall } from "./compact-before-call.js";
 import { executeToolCalls } from "./execute-tool-calls.js";
 import { endFailedRun } from "./end-failed-run.js";
+import { finishOpenBatch } from "./finish-open-batch.js";
 import type { LoopRun } from "./loop-run-state.js";
 import { guard, RunFailure } from "./run-failure.js";
 import { type ReplyOutcome, streamReply } from "./stream-reply.js";
@@ -21,6 +22,9 @@ import { deferredPlaceholder } from "./redeem-deferred.js";
  * Queues are polled only when their messages can be delivered at once, so a message is never
  * taken from a queue and then dropped.
  *
+ * A call that needs approval ends the run after its turn (see `AgentTool.needsApproval`); a run
+ * given `config.openToolCalls` first finishes that batch (see {@link finishOpenBatch}).
+ *
  * With `config.compaction` enabled, each model call is preceded by a compaction check. A reply
  * that overflowed the context window ends its turn (its tools do not run) and the call is made
  * again once, in a new turn, after a compaction; the retry's own overflow ends the run.
@@ -34,13 +38,16 @@ export async function runLoop(run: LoopRun, prompts: readonly AgentMessage[]): P
 		// A continued transcript that ends in a deferred reply: the first turn redeems it.
 		let placeholder = prompts.length === 0 ? deferredPlaceholder(run.context.messages) : undefined;
 		await run.events.emit({ type: "agent_start" });
+		// A batch an earlier run left open (approvals, a crash) is finished before anything else
+		// reaches the transcript; while a call of it still waits for approval, the run ends here.
+		const goesOn = await finishOpenBatch(run);
 		// Steering queued before the run started goes with the first model call; a redemption
 		// calls no model, so it stays queued until the turn after it.
-		if (!run.aborted && !placeholder) run.pending.push(...(await poll("getSteeringMessages", config.getSteeringMessages)));
+		if (goesOn && !run.aborted && !placeholder) run.pending.push(...(await poll("getSteeringMessages", config.getSteeringMessages)));
 
 		/** The reply that overflowed the context window, to compact for and ask again once. */
 		let overflowReply: AssistantMessage | undefined;
-		while (true) {
+		while (goesOn) {
 			run.turns++;
 			run.turnMessage = undefined;
 			run.turnToolResults = [];
@@ -71,10 +78,12 @@ export async function runLoop(run: LoopRun, prompts: readonly AgentMessage[]): P
 
 			let toolResults: ToolResultMessage[] = [];
 			let terminate = false;
-			if (!interrupted && runsTools(message)) ({ results: toolResults, terminate } = await executeToolCalls(run, message));
+			let awaiting = 0;
+			if (!interrupted && runsTools(message)) ({ results: toolResults, terminate, awaiting } = await executeToolCalls(run, message));
 			await run.events.emit({ type: "turn_end", message, toolResults });
 
-			if (run.aborted || terminate || run.turns >= maxTurns) break;
+			// Calls waiting for approval: nothing goes to the model until every call has a result.
+			if (run.aborted || terminate || awaiting > 0 || run.turns >= maxTurns) break;
 			if (!interrupted && endsRun(message)) break;
 			const shouldStopAfterTurn = config.shouldStopAfterTurn;
 			if (

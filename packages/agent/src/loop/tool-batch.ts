@@ -3,7 +3,7 @@
  * both the executor and the run's state (which a failing run closes the batch through) need it.
  */
 import type { AssistantMessage, ToolCall, ToolResultMessage } from "@pi/ai";
-import type { AgentTool, AgentToolResult } from "../types.js";
+import type { AgentTool, AgentToolResult, OpenToolCall } from "../types.js";
 
 /** One tool call of a batch, as it moves through prepare, execute and deliver. */
 export interface CallState {
@@ -19,6 +19,10 @@ export interface CallState {
 	outcome: { result: AgentToolResult<unknown>; isError: boolean } | undefined;
 	/** The tool-result message, once delivered. */
 	message: ToolResultMessage | undefined;
+	/** In a batch an earlier run left open: what to do with the call. */
+	open: OpenToolCall | undefined;
+	/** Waits for a person's approval: it neither runs nor gets a result in this run. */
+	awaiting: boolean;
 }
 
 /** The tool calls of one assistant message while they run: what a failing run must close. */

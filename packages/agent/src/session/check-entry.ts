@@ -31,7 +31,22 @@ export function entryShapeProblem(value: unknown): string | undefined {
 			return typeof entry.summary === "string" && typeof entry.firstKeptEntryId === "string"
 				? undefined
 				: `entry ${entry.id}: a compaction needs "summary" and "firstKeptEntryId" strings`;
+		case "tool_approval_request":
+			return typeof entry.toolCallId === "string" && typeof entry.toolName === "string" && isObject(entry.arguments)
+				? undefined
+				: `entry ${entry.id}: a tool_approval_request needs "toolCallId" and "toolName" strings and an "arguments" object`;
+		case "tool_approval_decision":
+			if (typeof entry.toolCallId !== "string" || typeof entry.approved !== "boolean") {
+				return `entry ${entry.id}: a tool_approval_decision needs a "toolCallId" string and an "approved" boolean`;
+			}
+			return entry.reason === undefined || typeof entry.reason === "string" ? undefined : `entry ${entry.id}: a tool_approval_decision's "reason" must be a string`;
+		case "tool_approval_run":
+			return typeof entry.toolCallId === "string" ? undefined : `entry ${entry.id}: a tool_approval_run needs a "toolCallId" string`;
 		default:
 			return undefined;
 	}
+}
+
+function isObject(value: unknown): boolean {
+	return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -79,6 +79,39 @@ export interface CompactionEntry<T = unknown> extends SessionEntryBase {
 }
 
 /**
+ * A tool call that needs a person's approval (see docs/approvals.md). Appended by the agent
+ * after the assistant message that made the call; with no decision after it, the call is pending.
+ */
+export interface ToolApprovalRequestEntry extends SessionEntryBase {
+	type: "tool_approval_request";
+	toolCallId: string;
+	toolName: string;
+	/** The call's arguments, as the model gave them. */
+	arguments: Record<string, unknown>;
+}
+
+/** A person's decision on a requested tool call. */
+export interface ToolApprovalDecisionEntry extends SessionEntryBase {
+	type: "tool_approval_decision";
+	toolCallId: string;
+	approved: boolean;
+	/** Why, in the person's words; a rejection's reason reaches the model. */
+	reason?: string;
+}
+
+/**
+ * An approved tool call is about to run: appended before its `execute`, so that a process that
+ * stops while it runs leaves the call interrupted on resume, never run twice.
+ */
+export interface ToolApprovalRunEntry extends SessionEntryBase {
+	type: "tool_approval_run";
+	toolCallId: string;
+}
+
+/** The entries of a tool call's approval: request, decision, and the start of an approved run. */
+export type ToolApprovalEntry = ToolApprovalRequestEntry | ToolApprovalDecisionEntry | ToolApprovalRunEntry;
+
+/**
  * The leaf moved: `session.branch(id)` writes it, with the new leaf as its parent (`null`:
  * before the first entry), so that a reopened session's leaf is where the app left it even
  * when nothing was appended after the move. It adds nothing to the context, and nothing
@@ -101,6 +134,7 @@ export type SessionEntry =
 	| LabelEntry
 	| CustomEntry
 	| CompactionEntry
+	| ToolApprovalEntry
 	| LeafEntry;
 
 /** The `type` values of {@link SessionEntry}. */
@@ -118,6 +152,12 @@ type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K>
  * ```
  */
 export type SessionEntryInput = DistributiveOmit<Exclude<SessionEntry, LeafEntry>, "id" | "parentId" | "timestamp">;
+
+/**
+ * A tool call's approval record, as an agent keeps it in memory or appends it to its session:
+ * a {@link ToolApprovalEntry} without the fields the session fills in.
+ */
+export type ToolApprovalRecord = DistributiveOmit<ToolApprovalEntry, "id" | "parentId" | "timestamp">;
 
 /** A model named by a session: the catalog key of `getModel(provider, modelId)`. */
 export interface SessionModelRef {

@@ -12,6 +12,10 @@ import type { AgentEvent, AgentMessage } from "../../src/index.js";
  * - every tool call of a turn's reply that ran tools gets start → updates → end → its
  *   tool-result message; the result messages follow the assistant's call order;
  * - `agent_end.messages` equals the messages of all `message_end`s, in order;
+ * - a call that needs approval gets one `tool_approval_request` (after the reply, outside any
+ *   message) instead of its execution events, and the run's last turn ends with it waiting;
+ * - a turn that finishes a batch an earlier run left open has no reply: its tool events come
+ *   first, and its `turn_end` carries that batch's assistant message;
  * - a compaction is `compaction_start` then `compaction_end` (same reason and tokensBefore),
  *   inside a turn, before the turn's reply, outside any message; a turn whose reply overflowed
  *   and is retried (the next compaction names it as `overflowReply`) runs none of its tools.
@@ -35,7 +39,9 @@ export function assertRunInvariants(events: readonly AgentEvent[]): AgentMessage
 	let turnAssistant: AssistantMessage | undefined;
 	let turnResults: ToolResultMessage[] = [];
 	/** Tool calls of the turn's reply waiting for their events, by id. */
-	const toolState = new Map<string, "announced" | "started" | "ended" | "delivered">();
+	const toolState = new Map<string, "announced" | "awaiting" | "started" | "ended" | "delivered">();
+	/** The current turn finishes an open batch: tool events before any reply. */
+	let resumedTurn = false;
 	let expectedCallOrder: string[] = [];
 	let compacting: { reason: string; tokensBefore: number } | undefined;
 	/** Replies retried after an overflow: their tool calls never run. */
@@ -68,6 +74,7 @@ export function assertRunInvariants(events: readonly AgentEvent[]): AgentMessage
 		if (event.type === "turn_start") {
 			if (inTurn) fail(index, "turns do not nest");
 			inTurn = true;
+			resumedTurn = false;
 			turnAssistant = undefined;
 			turnResults = [];
 			toolState.clear();
@@ -79,12 +86,25 @@ export function assertRunInvariants(events: readonly AgentEvent[]): AgentMessage
 			case "turn_end": {
 				if (open) fail(index, "turn_end with a message still open");
 				if (compacting) fail(index, "turn_end with a compaction still open");
-				if (!turnAssistant) fail(index, "a turn has an assistant reply");
-				if (event.message !== turnAssistant) fail(index, "turn_end.message is the turn's last assistant message");
+				if (resumedTurn && !turnAssistant) {
+					if (event.message.role !== "assistant") fail(index, "a turn finishing an open batch ends with that batch's assistant message");
+					const order = (event.message as AssistantMessage).content.flatMap((block) => (block.type === "toolCall" ? [block.id] : []));
+					const positions = turnResults.map((result) => order.indexOf(result.toolCallId));
+					if (positions.some((position, i) => position < 0 || (i > 0 && position <= (positions[i - 1] as number)))) {
+						fail(index, "an open batch's results are calls of its assistant message, in call order");
+					}
+				} else {
+					if (!turnAssistant) fail(index, "a turn has an assistant reply");
+					if (event.message !== turnAssistant) fail(index, "turn_end.message is the turn's last assistant message");
+				}
 				if (event.toolResults.length !== turnResults.length || event.toolResults.some((r, i) => r !== turnResults[i])) {
 					fail(index, "turn_end.toolResults are the turn's tool-result messages");
 				}
 				for (const [id, state] of toolState) {
+					if (state === "awaiting") {
+						if (index !== events.length - 2) fail(index, `tool call ${id} waits for approval, so the run ends after this turn`);
+						continue;
+					}
 					if (state !== "delivered" && state !== "announced") fail(index, `tool call ${id} got no result message`);
 					if (state === "announced" && turnAssistant?.stopReason === "toolUse" && !retried.has(turnAssistant)) fail(index, `tool call ${id} of a toolUse reply never ran`);
 					if (state !== "announced" && turnAssistant && retried.has(turnAssistant)) fail(index, `tool call ${id} of a retried reply ran`);
@@ -98,7 +118,11 @@ export function assertRunInvariants(events: readonly AgentEvent[]): AgentMessage
 				if (event.message.role === "toolResult") {
 					const id = event.message.toolCallId;
 					if (toolState.get(id) !== "ended") fail(index, `result message of ${id} follows its tool_execution_end`);
-					if (expectedCallOrder[turnResults.length] !== id) fail(index, "tool-result messages follow the call order");
+					// A turn finishing an open batch checks the order at its turn_end, where its assistant message is named.
+					const finishesOpenBatch = resumedTurn && !turnAssistant;
+					if (!finishesOpenBatch && expectedCallOrder.filter((call) => toolState.get(call) !== "awaiting")[turnResults.length] !== id) {
+						fail(index, "tool-result messages follow the call order");
+					}
 				}
 				return;
 			case "message_update":
@@ -126,8 +150,18 @@ export function assertRunInvariants(events: readonly AgentEvent[]): AgentMessage
 				}
 				return;
 			}
+			case "tool_approval_request":
+				if (open) fail(index, "approval requests come between messages");
+				if (toolState.get(event.toolCallId) !== "announced") fail(index, `tool_approval_request of a call of the reply, once, before it runs (${event.toolCallId})`);
+				toolState.set(event.toolCallId, "awaiting");
+				return;
 			case "tool_execution_start":
 				if (open) fail(index, "tools run between messages");
+				// Tool events before any reply in a turn: the turn finishes a batch an earlier run left open.
+				if (!turnAssistant && !toolState.has(event.toolCallId)) {
+					resumedTurn = true;
+					toolState.set(event.toolCallId, "announced");
+				}
 				if (toolState.get(event.toolCallId) !== "announced") fail(index, `tool_execution_start of a call of the reply, once (${event.toolCallId})`);
 				toolState.set(event.toolCallId, "started");
 				return;

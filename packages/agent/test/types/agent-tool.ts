@@ -85,3 +85,26 @@ export const agentWithInlineTool = new Agent({
 	},
 });
 export { inlineSum };
+
+// `needsApproval`'s predicate gets the arguments typed from the schema, in `defineTool` too, and
+// the context's call id and transcript; a tool with one still fits a tool list.
+export const guarded = defineTool({
+	name: "pay",
+	label: "Pay",
+	description: "Pays an amount.",
+	parameters: Type.Object({ amount: Type.Number() }),
+	needsApproval: (args, context) => {
+		const amount: number = args.amount;
+		const id: string = context.toolCallId;
+		// @ts-expect-error: not a parameter of the schema.
+		void args.currency;
+		return amount > 100 || context.messages.length === 0 || id === "";
+	},
+	execute: async (_id, { amount }) => ({ content: [{ type: "text", text: `paid ${amount}` }], details: {} }),
+});
+export const flagged: AgentTool<typeof params> = { ...forecast, needsApproval: true };
+// @ts-expect-error: needsApproval is a boolean or a predicate, not a string.
+export const badFlag: AgentTool<typeof params> = { ...forecast, needsApproval: "yes" };
+new Agent({ initialState: { tools: [guarded, flagged] } });
+// A typed tool with a predicate fits a list typed `AgentTool[]`, as apps write it.
+export const plainList: AgentTool[] = [guarded, forecast];

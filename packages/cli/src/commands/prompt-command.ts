@@ -17,6 +17,7 @@ import { readSchemaFile } from "../schema-file.js";
 import { onStopRequest, STOP_EXIT_CODES, type StopReason } from "../stop-requests.js";
 import { escapeControlCharacters } from "../terminal/escape-control-characters.js";
 import { createStyle } from "../terminal/style.js";
+import { settleApprovals, withApproval } from "../tools/ask-approvals.js";
 import { builtinTool, loadToolsModule } from "../tools/load-tools.js";
 import { sumUsage, usageLine } from "../usage-summary.js";
 
@@ -32,6 +33,7 @@ export const PROMPT_OPTIONS = {
 	"no-session": { type: "boolean" },
 	tool: { type: "string", multiple: true },
 	tools: { type: "string", multiple: true },
+	approve: { type: "boolean" },
 	"no-thinking": { type: "boolean" },
 	"no-stdin": { type: "boolean" },
 	json: { type: "boolean" },
@@ -94,7 +96,8 @@ export async function promptCommand(argv: string[], nearCommand?: string): Promi
 	// First: a mistyped command is refused before anything else is looked at.
 	const text = await promptText(positionals, values["no-stdin"] === true, nearCommand);
 	const images: ImageContent[] = (values.attach ?? []).map(readImageAttachment);
-	const tools = await collectTools(values.tool ?? [], values.tools ?? []);
+	const collected = await collectTools(values.tool ?? [], values.tools ?? []);
+	const tools = values.approve ? withApproval(collected) : collected;
 	if (values.schema !== undefined) readSchemaFile(values.schema); // a bad file is a usage error before anything runs
 	const continued = await openContinued(request);
 	try {
@@ -155,6 +158,9 @@ async function runPrompt(
 	const before = agent.state.messages.length;
 	try {
 		await agent.prompt(text, images);
+		// Calls that need approval: asked about one by one, then the run goes on (see ask-approvals.ts).
+		// Ctrl-C at a question leaves the calls pending and stops like Ctrl-C during the reply.
+		if (!stopped && !(await settleApprovals(agent))) stopped = "SIGINT";
 	} finally {
 		stopListening();
 		if (printer instanceof ReplyPrinter) printer.finish();

@@ -17,6 +17,18 @@ export function chatReply(text: string): string {
 	return `${chatChunk({ role: "assistant", content: text })}${chatChunk({}, "stop")}${DONE}`;
 }
 
+/** A stream asking for one tool call (id `call_1`), its arguments split across two deltas. */
+export function toolCallStream(name: string, args: object): string {
+	const text = JSON.stringify(args);
+	return [
+		chatChunk({ role: "assistant", content: null, tool_calls: [{ index: 0, id: "call_1", type: "function", function: { name, arguments: "" } }] }),
+		chatChunk({ tool_calls: [{ index: 0, function: { arguments: text.slice(0, 5) } }] }),
+		chatChunk({ tool_calls: [{ index: 0, function: { arguments: text.slice(5) } }] }),
+		chatChunk({}, "tool_calls"),
+		DONE,
+	].join("");
+}
+
 /** How many bytes of `body` run through the end of the SSE event holding `marker`. */
 export function bytesThroughEvent(body: Uint8Array, marker: string): number {
 	const text = Buffer.from(body).toString("utf8");

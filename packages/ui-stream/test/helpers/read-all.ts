@@ -1,0 +1,10 @@
+/** Every value of a stream, in order. */
+export async function readAll<T>(stream: ReadableStream<T>): Promise<T[]> {
+	const reader = stream.getReader();
+	const values: T[] = [];
+	for (;;) {
+		const { done, value } = await reader.read();
+		if (done) return values;
+		values.push(value);
+	}
+}
