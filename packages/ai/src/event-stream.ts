@@ -1,4 +1,4 @@
-import type { AssistantMessage, AssistantMessageEvent } from "./types.js";
+import type { AssistantMessage, AssistantMessageEvent } from "./message-types.js";
 
 /**
  * A push-based async iterable with a final result.

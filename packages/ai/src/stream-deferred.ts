@@ -1,8 +1,6 @@
-import { getApiProvider } from "./api-registry.js";
-import { AssistantMessageBuilder } from "./assistant-message-builder.js";
 import { assertDeferredHandle } from "./deferred/handle.js";
+import { finalMessage, guardedStream, providerFor } from "./entry-point.js";
 import type { AssistantMessageEventStream } from "./event-stream.js";
-import { ensureBuiltinApiProviders } from "./providers/register-builtins.js";
 import type { Api, AssistantMessage, DeferredCancelOptions, DeferredFetchOptions, DeferredHandle, Model } from "./types.js";
 
 /**
@@ -27,19 +25,12 @@ import type { Api, AssistantMessage, DeferredCancelOptions, DeferredFetchOptions
  * const message = await reply.result();
  */
 export function streamDeferred<TApi extends Api>(model: Model<TApi>, handle: DeferredHandle, options?: DeferredFetchOptions): AssistantMessageEventStream {
-	try {
-		ensureBuiltinApiProviders();
-		if (!model || typeof model !== "object") throw new TypeError("streamDeferred: `model` must be a Model object");
+	return guardedStream(model, options, () => {
+		const provider = providerFor(model, "streamDeferred");
 		assertDeferredHandle(model, handle, "streamDeferred");
-		const provider = getApiProvider(model.api);
-		if (!provider) throw new Error(`No API provider registered for api "${model.api}" (model "${model.id}").`);
 		if (!provider.streamDeferred) throw new Error(`The "${model.api}" API cannot redeem deferred replies: its provider has no streamDeferred.`);
 		return provider.streamDeferred(model, handle, options);
-	} catch (error) {
-		const builder = new AssistantMessageBuilder(model && typeof model === "object" ? model : unknownModel, [options?.apiKey]);
-		builder.fail(error, options?.signal);
-		return builder.stream;
-	}
+	});
 }
 
 /**
@@ -54,11 +45,7 @@ export function streamDeferred<TApi extends Api>(model: Model<TApi>, handle: Def
  */
 export async function fetchDeferred<TApi extends Api>(model: Model<TApi>, handle: DeferredHandle, options?: DeferredFetchOptions): Promise<AssistantMessage> {
 	const waited = { resume: "poll" as const, ...options, maxWaitMs: options?.maxWaitMs ?? options?.wait ?? 0 };
-	const events = streamDeferred(model, handle, waited);
-	for await (const _event of events) {
-		// released as read
-	}
-	return events.result();
+	return finalMessage(streamDeferred(model, handle, waited));
 }
 
 /**
@@ -71,24 +58,8 @@ export async function fetchDeferred<TApi extends Api>(model: Model<TApi>, handle
  * await cancelDeferred(model, message.deferred!);
  */
 export async function cancelDeferred<TApi extends Api>(model: Model<TApi>, handle: DeferredHandle, options?: DeferredCancelOptions): Promise<void> {
-	ensureBuiltinApiProviders();
-	if (!model || typeof model !== "object") throw new TypeError("cancelDeferred: `model` must be a Model object");
+	const provider = providerFor(model, "cancelDeferred");
 	assertDeferredHandle(model, handle, "cancelDeferred");
-	const provider = getApiProvider(model.api);
-	if (!provider) throw new Error(`No API provider registered for api "${model.api}" (model "${model.id}").`);
 	if (!provider.cancelDeferred) throw new Error(`The "${model.api}" API cannot cancel deferred replies: its provider has no cancelDeferred.`);
 	await provider.cancelDeferred(model, handle, options);
 }
-
-const unknownModel: Model<Api> = {
-	id: "unknown",
-	name: "unknown",
-	api: "unknown",
-	provider: "unknown",
-	baseUrl: "",
-	reasoning: false,
-	input: ["text"],
-	cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
-	contextWindow: 0,
-	maxTokens: 0,
-};

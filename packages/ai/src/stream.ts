@@ -1,7 +1,5 @@
-import { AssistantMessageBuilder } from "./assistant-message-builder.js";
-import { getApiProvider } from "./api-registry.js";
+import { finalMessage, guardedStream, providerFor } from "./entry-point.js";
 import type { AssistantMessageEventStream } from "./event-stream.js";
-import { ensureBuiltinApiProviders } from "./providers/register-builtins.js";
 import type {
 	Api,
 	AssistantMessage,
@@ -45,7 +43,7 @@ export function complete<TApi extends Api, TOutputSchema extends ToolSchema = TS
 	context: Context,
 	options?: ProviderStreamOptions & TypedOutputOption<TOutputSchema>,
 ): Promise<AssistantMessage<SchemaOutput<TOutputSchema>>> {
-	return drain(stream(model, context, options));
+	return finalMessage(stream(model, context, options));
 }
 
 /**
@@ -66,7 +64,7 @@ export function completeSimple<TApi extends Api, TOutputSchema extends ToolSchem
 	context: Context,
 	options?: SimpleStreamOptions & TypedOutputOption<TOutputSchema>,
 ): Promise<AssistantMessage<SchemaOutput<TOutputSchema>>> {
-	return drain(streamSimple(model, context, options));
+	return finalMessage(streamSimple(model, context, options));
 }
 
 function dispatch(
@@ -75,23 +73,11 @@ function dispatch(
 	options: StreamOptions | undefined,
 	kind: "stream" | "streamSimple",
 ): AssistantMessageEventStream {
-	try {
-		ensureBuiltinApiProviders();
-		if (!model || typeof model !== "object") throw new TypeError("stream: `model` must be a Model object");
+	return guardedStream(model, options, () => {
+		const provider = providerFor(model, "stream");
 		assertContext(context);
-		const provider = getApiProvider(model.api);
-		if (!provider) {
-			throw new Error(`No API provider registered for api "${model.api}" (model "${model.id}").`);
-		}
 		return provider[kind](model, context, options);
-	} catch (error) {
-		const builder = new AssistantMessageBuilder(
-			model && typeof model === "object" ? model : unknownModel,
-			[options?.apiKey],
-		);
-		builder.fail(error, options?.signal);
-		return builder.stream;
-	}
+	});
 }
 
 const ROLES = new Set(["user", "assistant", "toolResult"]);
@@ -117,24 +103,3 @@ function assertContext(context: Context): void {
 	}
 	if (context.tools !== undefined && !Array.isArray(context.tools)) throw new TypeError("stream: `context.tools` must be an array when given");
 }
-
-async function drain<TOutput>(events: OutputEventStream<TOutput>): Promise<AssistantMessage<TOutput>> {
-	// Iterating (rather than only awaiting the result) releases each event as it is read.
-	for await (const _event of events) {
-		// nothing to do per event
-	}
-	return events.result();
-}
-
-const unknownModel: Model<Api> = {
-	id: "unknown",
-	name: "unknown",
-	api: "unknown",
-	provider: "unknown",
-	baseUrl: "",
-	reasoning: false,
-	input: ["text"],
-	cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
-	contextWindow: 0,
-	maxTokens: 0,
-};

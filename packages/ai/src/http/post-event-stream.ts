@@ -1,69 +1,21 @@
-import { startIdleTimer } from "./idle-timer.js";
 import type { EventSourceMessage, createParser as CreateParser } from "eventsource-parser";
-import type { Api, Model, ProviderResponse, RetryInfo, StreamOptions } from "../types.js";
 import { redactSecrets } from "../utils/redact.js";
-import { ApiCallError, IdleTimeoutError } from "./api-call-error.js";
+import { ApiCallError } from "./api-call-error.js";
 import { extractErrorMessage } from "./error-body.js";
+import { type HttpCall, startCall } from "./http-call.js";
+import { openResponse } from "./open-response.js";
+import type { HttpRequest } from "./request-options.js";
 import { DEFAULT_MAX_EVENT_BYTES, eventSizeLimit } from "./event-size-limit.js";
-import { httpError, readText, toApiCallError, waitBeforeRetry, withRetryCount } from "./http-failure.js";
 
-/** Defaults shared by every provider; documented in docs/http.md. */
-export const DEFAULT_MAX_RETRIES = 2;
-export const DEFAULT_MAX_RETRY_DELAY_MS = 60_000;
-export const DEFAULT_IDLE_TIMEOUT_MS = 300_000;
-
-export interface EventStreamRequest {
-	url: string;
-	headers: Record<string, string>;
-	/** Default `POST`. A `GET` (resuming a stream) sends no body. */
-	method?: "GET" | "POST";
-	/** Serialized as JSON; ignored for a `GET`. */
-	body?: unknown;
-	signal?: AbortSignal;
-	/** Retries before the first event. Default {@link DEFAULT_MAX_RETRIES}. */
-	maxRetries?: number;
-	/** Give up when the server asks to wait longer. Default {@link DEFAULT_MAX_RETRY_DELAY_MS}. */
-	maxRetryDelayMs?: number;
-	/** Fail when no bytes arrive for this long; 0 disables. Default {@link DEFAULT_IDLE_TIMEOUT_MS}. */
-	idleTimeoutMs?: number;
-	onRetry?: (info: RetryInfo) => void;
-	/**
-	 * Told each attempt's status and headers before its body is read. A throw (or rejection) ends
-	 * the call with an error naming the callback; it is never retried.
-	 */
-	onResponse?: (response: ProviderResponse) => void | Promise<void>;
-	/** Strings (API keys) scrubbed from every error message. */
-	secrets?: readonly (string | undefined)[];
-	/** Fail (unretried) on an event, or a line, larger than this. Default {@link DEFAULT_MAX_EVENT_BYTES}. */
-	maxEventBytes?: number;
-}
+export { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_MAX_RETRIES, DEFAULT_MAX_RETRY_DELAY_MS, transportOptions } from "./request-options.js";
 
 /**
- * The transport options of a provider call, as `postEventStream` takes them. `timeoutMs` becomes
- * part of the signal (the call then fails with a timeout error, not as aborted by the caller), and
- * `onResponse` is told the status and headers of each attempt, with `model`.
+ * A request whose answer is read as server-sent events: an {@link HttpRequest} (the name is the
+ * reference's), plus the bound on one event.
  */
-export function transportOptions(
-	options: StreamOptions | undefined,
-	model?: Model<Api>,
-): Pick<EventStreamRequest, "signal" | "maxRetries" | "maxRetryDelayMs" | "idleTimeoutMs" | "onRetry" | "onResponse" | "maxEventBytes"> {
-	const onResponse = options?.onResponse;
-	return {
-		signal: withTimeout(options?.signal, options?.timeoutMs),
-		maxRetries: options?.maxRetries,
-		maxRetryDelayMs: options?.maxRetryDelayMs,
-		idleTimeoutMs: options?.idleTimeoutMs,
-		onRetry: options?.onRetry,
-		onResponse: onResponse && model ? (response) => onResponse(response, model) : undefined,
-		maxEventBytes: options?.maxEventBytes,
-	};
-}
-
-/** `signal`, also aborting after `timeoutMs` with a `TimeoutError` (AbortSignal.timeout's reason). */
-function withTimeout(signal: AbortSignal | undefined, timeoutMs: number | undefined): AbortSignal | undefined {
-	if (timeoutMs === undefined || !(timeoutMs > 0)) return signal;
-	const timeout = AbortSignal.timeout(timeoutMs);
-	return signal ? AbortSignal.any([signal, timeout]) : timeout;
+export interface EventStreamRequest extends HttpRequest {
+	/** Fail (unretried) on an event, or a line, larger than this. Default {@link DEFAULT_MAX_EVENT_BYTES}. */
+	maxEventBytes?: number;
 }
 
 let createParser: typeof CreateParser | undefined;
@@ -105,83 +57,37 @@ export async function* postEventStream(request: EventStreamRequest): AsyncGenera
  * OpenAI send one per token). Same guarantees; a batch is never empty.
  */
 export async function* postEventStreamBatches(request: EventStreamRequest): AsyncGenerator<ServerSentEvent[], void, void> {
-	const maxRetries = Math.max(0, request.maxRetries ?? DEFAULT_MAX_RETRIES);
-	const maxRetryDelayMs = request.maxRetryDelayMs ?? DEFAULT_MAX_RETRY_DELAY_MS;
-	const secrets = request.secrets ?? [];
-	const body = request.method === "GET" ? undefined : JSON.stringify(request.body);
-	for (let attempt = 0; ; attempt++) {
-		// An abort that came before the request (say, while `onPayload` ran) must keep it unsent.
-		if (request.signal?.aborted) throw request.signal.reason;
-		let yielded = false;
-		try {
-			for await (const batch of attempt_(request, body)) {
-				yielded = true;
-				yield batch;
-			}
-			return;
-		} catch (error) {
-			if (request.signal?.aborted) throw request.signal.reason ?? error;
-			const failure = toApiCallError(error, request.url, secrets);
-			if (yielded) throw attempt > 0 ? withRetryCount(failure, attempt, secrets) : failure;
-			await waitBeforeRetry(failure, attempt, { ...request, maxRetries, maxRetryDelayMs, secrets });
-		}
-	}
-}
-
-/** Calls `onResponse`; a failure there is the caller's bug, so it ends the call unretried. */
-async function tellResponse(request: EventStreamRequest, response: Response): Promise<void> {
-	const headers: Record<string, string> = {};
-	response.headers.forEach((value, name) => {
-		headers[name] = value;
-	});
+	const call = startCall(request);
 	try {
-		await request.onResponse?.({ status: response.status, headers });
-	} catch (error) {
-		const reason = error instanceof Error ? error.message : String(error);
-		throw new ApiCallError(redactSecrets(`The onResponse callback failed: ${reason}`, request.secrets ?? []), { url: request.url, isRetryable: false, cause: error });
+		for (let attempt = 0; ; attempt++) {
+			// An abort that came before the request (say, while `onPayload` ran) must keep it unsent.
+			if (call.signal?.aborted) throw call.signal.reason;
+			let yielded = false;
+			try {
+				for await (const batch of attempt_(request, call)) {
+					yielded = true;
+					yield batch;
+				}
+				return;
+			} catch (error) {
+				// Content already given to the caller is never asked for again: no retry after it.
+				await call.retryAfter(error, attempt, () => yielded);
+			}
+		}
+	} finally {
+		call.end();
 	}
 }
 
-/** One HTTP attempt: fetch, check the answer, then parse the body as it streams. */
-async function* attempt_(request: EventStreamRequest, body: string | undefined): AsyncGenerator<ServerSentEvent[], void, void> {
-	const idleTimeoutMs = request.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
-	const controller = new AbortController();
-	const userSignal = request.signal;
-	const onAbort = () => controller.abort(userSignal?.reason);
-	userSignal?.addEventListener("abort", onAbort, { once: true });
-	let idle: IdleTimeoutError | undefined;
-	const timer =
-		idleTimeoutMs > 0
-			? startIdleTimer(idleTimeoutMs, () => {
-					idle = new IdleTimeoutError(idleTimeoutMs);
-					controller.abort(idle);
-				})
-			: undefined;
-	let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
-	let nextRead: Promise<ReadableStreamReadResult<Uint8Array>> | undefined;
+/** One HTTP attempt: send it, check the answer, then parse the body as it streams. */
+async function* attempt_(request: EventStreamRequest, call: HttpCall): AsyncGenerator<ServerSentEvent[], void, void> {
 	const parserReady = loadParser();
 	parserReady.catch(() => {}); // awaited once the response is in; a failed request never gets there
+	const opened = await openResponse(request, call.signal, call.body, "event-stream");
+	const { response } = opened;
+	let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+	let nextRead: Promise<ReadableStreamReadResult<Uint8Array>> | undefined;
 	try {
-		let response: Response;
-		try {
-			response = await fetch(request.url, {
-				method: request.method ?? "POST",
-				headers: { ...(body === undefined ? {} : { "content-type": "application/json" }), accept: "text/event-stream", ...request.headers },
-				body,
-				signal: controller.signal,
-			});
-		} catch (error) {
-			throw idle ?? error;
-		}
-		timer?.refresh();
-		if (request.onResponse) await tellResponse(request, response);
-		const contentType = response.headers.get("content-type") ?? "";
-		if (!response.ok || !/event-stream/i.test(contentType)) {
-			const text = await readText(response, () => timer?.refresh()).catch((error: unknown) => {
-				throw idle ?? error;
-			});
-			throw httpError(response, text, request.url, request.secrets ?? []);
-		}
 		if (!response.body) throw new ApiCallError("The response has no body.", { url: request.url, status: response.status });
 
 		// A read is always pending, requested before anything else is awaited and again as soon as
@@ -213,10 +119,10 @@ async function* attempt_(request: EventStreamRequest, body: string | undefined):
 				chunk = await nextRead;
 				if (!chunk.done) nextRead = read();
 			} catch (error) {
-				throw idle ?? error;
+				throw opened.explain(error);
 			}
 			if (chunk.done) break;
-			timer?.refresh();
+			opened.refresh();
 			const text = decoder.decode(chunk.value, { stream: true });
 			if (text.length > 0) endsWithCarriageReturn = text.charCodeAt(text.length - 1) === 13;
 			if (eventless !== undefined && eventless.length < EVENTLESS_BODY_LIMIT) eventless += text;
@@ -245,12 +151,11 @@ async function* attempt_(request: EventStreamRequest, body: string | undefined):
 		reader = undefined;
 		throw error;
 	} finally {
-		timer?.clear();
-		userSignal?.removeEventListener("abort", onAbort);
+		opened.close();
 		// Still set: the caller left after the provider's final event. What follows that event (the
 		// end of the body, a `[DONE]`) is usually on its way, and a body read to its end keeps the
 		// connection for the next request. An aborted one is cancelled at once.
-		if (reader && nextRead && !controller.signal.aborted) void drainBody(reader, nextRead);
+		if (reader && nextRead && !opened.aborted) void drainBody(reader, nextRead);
 		else reader?.cancel().catch(() => {});
 	}
 }

@@ -8,8 +8,8 @@ import { postEventStreamBatches, type ServerSentEvent, transportOptions } from "
 import { createProviderStream } from "../provider-stream.js";
 import type { Api, Model, SimpleStreamOptions, StreamFunction } from "../types.js";
 import { AnthropicStreamState } from "./anthropic-messages/anthropic-stream-state.js";
-import { submitBatch } from "./anthropic-messages/batch.js";
-import { withBatchPrices } from "../deferred/batch-pricing.js";
+import { submitDeferredAnthropic } from "./anthropic-messages/deferred.js";
+import { withDeferredPrices } from "../deferred/deferred-pricing.js";
 import { type AnthropicOptions, buildRequest } from "./anthropic-messages/build-request.js";
 import { effortForLevel, supportsAdaptiveThinking } from "./anthropic-messages/model-features.js";
 import type { AnthropicStreamEvent } from "./anthropic-messages/wire-types.js";
@@ -17,7 +17,7 @@ import { maxTokensWithThinking, reasoningLevel, thinkingBudget } from "./simple-
 import { isBlank } from "../utils/is-blank.js";
 
 export type { AnthropicOptions, AnthropicThinkingDisplay } from "./anthropic-messages/build-request.js";
-export { cancelDeferredAnthropic, streamDeferredAnthropic } from "./anthropic-messages/batch.js";
+export { cancelDeferredAnthropic, streamDeferredAnthropic } from "./anthropic-messages/deferred.js";
 export type { AnthropicEffort } from "./anthropic-messages/model-features.js";
 export type { AnthropicToolChoiceOption } from "./anthropic-messages/convert-tools.js";
 
@@ -45,10 +45,10 @@ export const streamAnthropic: StreamFunction<"anthropic-messages", AnthropicOpti
 	const resolved: AnthropicOptions = { ...options, apiKey };
 	const deferred = options?.deferred !== undefined && options.deferred !== false;
 	// A batch reply is billed at the batch price; the placeholder has no usage, but keep it coherent.
-	return createProviderStream(deferred ? withBatchPrices(model) : model, resolved, async (builder) => {
+	return createProviderStream(deferred ? withDeferredPrices(model) : model, resolved, async (builder) => {
 		if (!apiKey && !hasAuthHeader(model, resolved)) throw new Error(missingKeyMessage(model.provider));
 		// `deferred`: the request goes out as a Message Batch of one, redeemed later by streamDeferred.
-		if (deferred) return submitBatch(builder, model as Model<Api>, context, resolved);
+		if (deferred) return submitDeferredAnthropic(builder, model as Model<Api>, context, resolved);
 		const request = buildRequest(model, context, resolved);
 		const body = (await resolved.onPayload?.(request.body, model as Model<Api>)) ?? request.body;
 		const state = new AnthropicStreamState(builder, request.outputTool);

@@ -2,12 +2,15 @@ import { registerApiProvider, unregisterApiProviders } from "../api-registry.js"
 import type { AssistantMessageBuilder } from "../assistant-message-builder.js";
 import { emptyUsage } from "../event-stream.js";
 import { createProviderStream } from "../provider-stream.js";
-import { cannotDeferError } from "../deferred/handle.js";
+import { assertDeferredHandle, makeHandle, pollJob, waitDeadline } from "../deferred/handle.js";
 import { delay } from "../http/retry-delay.js";
 import { seededRandom } from "../utils/seeded-random.js";
 import type {
 	AssistantMessage,
 	Context,
+	DeferredCancelOptions,
+	DeferredFetchOptions,
+	DeferredHandle,
 	Model,
 	StreamFunction,
 	StreamOptions,
@@ -19,7 +22,8 @@ import type {
 /**
  * A scripted provider for tests, demos and users' own tests. It replays queued assistant
  * messages as a real provider would stream them: the same events, cut into deltas, at an
- * optional speed, honouring `signal`, with usage estimated from text length.
+ * optional speed, honouring `signal`, with usage estimated from text length. It can defer, too:
+ * `deferred: true` takes the next queued reply as a job, redeemed by `streamDeferred`.
  */
 
 export interface FauxModelDefinition {
@@ -57,6 +61,21 @@ export interface RegisterFauxProviderOptions {
 	tokenSize?: { min?: number; max?: number };
 	/** Seed of the delta-size randomness, for reproducible event sequences. Default 1. */
 	seed?: number;
+	/**
+	 * How many status checks find a deferred job (a `deferred: true` call) still running before
+	 * it ends by itself. Default 0: the first check finds its reply. See `finishDeferred`.
+	 */
+	deferredChecks?: number;
+}
+
+/** A job of the scripted provider: a `deferred: true` call, its reply waiting to be redeemed. */
+export interface FauxDeferredJob {
+	/** The handle's `id`. */
+	id: string;
+	/** `running` until its checks are used up or `finishDeferred` is called; `cancelled` after `cancelDeferred`. */
+	status: "running" | "done" | "cancelled";
+	/** Status checks made so far (each `fetchDeferred`, each poll of `streamDeferred`). */
+	checks: number;
 }
 
 export interface FauxProviderRegistration {
@@ -70,12 +89,17 @@ export interface FauxProviderRegistration {
 	/** Adds replies to the end of the queue. */
 	appendResponses: (responses: FauxResponseStep[]) => void;
 	getPendingResponseCount: () => number;
+	/** The deferred jobs taken so far, oldest first: what the app's deferred flow did. */
+	getDeferredJobs: () => FauxDeferredJob[];
+	/** Ends deferred job `id` (every running job when omitted): its next status check finds the reply. */
+	finishDeferred: (id?: string) => void;
 	/** Removes the provider from the registry. */
 	unregister: () => void;
 }
 
 let nextCallId = 1;
 let nextRegistration = 1;
+let nextJobId = 1;
 
 export function fauxText(text: string): TextContent {
 	return { type: "text", text };
@@ -135,29 +159,80 @@ export function registerFauxProvider(options: RegisterFauxProviderOptions = {}):
 	const deltaSize = () => minSize + Math.floor(random() * (maxSize - minSize + 1));
 	const delayPerChar = options.tokensPerSecond && options.tokensPerSecond > 0 ? 1000 / (options.tokensPerSecond * 4) : 0;
 
+	const pace = (signal: AbortSignal | undefined) => (chars: number) =>
+		delayPerChar > 0 ? delay(Math.round(chars * delayPerChar), signal) : Promise.resolve();
+	/** Streams `reply` into `builder` and finishes it as the reply says. */
+	const emit = async (builder: AssistantMessageBuilder, reply: AssistantMessage, context: Context, signal: AbortSignal | undefined) => {
+		await replay(builder, reply, deltaSize, pace(signal));
+		builder.setUsage(estimateUsage(reply, context));
+		if (reply.responseId !== undefined) builder.setResponseId(reply.responseId);
+		if (reply.stopReason === "aborted") {
+			builder.fail(new Error(reply.errorMessage ?? "aborted"), AbortSignal.abort());
+		} else if (reply.stopReason === "error" || reply.stopReason === "pending") {
+			builder.finish("error", { errorMessage: reply.errorMessage ?? "Faux provider error." });
+		} else {
+			builder.finish(reply.stopReason, { rawStopReason: reply.rawStopReason, deferred: reply.deferred });
+		}
+	};
+
+	// Deferred jobs: a `deferred: true` call takes the next queued reply at once (as a real API
+	// would start processing the request) and keeps it until the job is redeemed.
+	const jobs = new Map<string, FauxDeferredJob & { reply: AssistantMessage; context: Context }>();
+	const runningChecks = Math.max(0, options.deferredChecks ?? 0);
+
 	const stream: StreamFunction<string, StreamOptions> = (model, context, streamOptions) =>
 		createProviderStream(model, streamOptions, async (builder) => {
-			// Faux replies are scripted; a deferred one is scripted as such (a reply with `deferred`).
-			if (streamOptions?.deferred) throw cannotDeferError(model.api);
+			const deferring = streamOptions?.deferred !== undefined && streamOptions.deferred !== false;
+			// Loaded by the first deferred call, not at import: `import "@pi/ai"` stays a few files.
+			// A scripted job finishes when the test says: every well-formed completion window holds.
+			if (deferring) (await import("../deferred/completion-window.js")).assertCompletionWindow(model.api, streamOptions?.deferred, 0);
 			state.callCount++;
 			const step = queue.shift();
 			if (!step) throw new Error(`Faux provider "${provider}": no response queued for call ${state.callCount}.`);
 			const reply = typeof step === "function" ? await step(context, streamOptions, state, model) : step;
-			const pace = (chars: number) =>
-				delayPerChar > 0 ? delay(Math.round(chars * delayPerChar), streamOptions?.signal) : Promise.resolve();
-			await replay(builder, reply, deltaSize, pace);
-			builder.setUsage(estimateUsage(reply, context));
-			if (reply.responseId !== undefined) builder.setResponseId(reply.responseId);
-			if (reply.stopReason === "aborted") {
-				builder.fail(new Error(reply.errorMessage ?? "aborted"), AbortSignal.abort());
-			} else if (reply.stopReason === "error" || reply.stopReason === "pending") {
-				builder.finish("error", { errorMessage: reply.errorMessage ?? "Faux provider error." });
+			if (deferring) {
+				const id = `faux_job_${nextJobId++}`;
+				jobs.set(id, { id, status: "running", checks: 0, reply, context });
+				builder.setResponseId(id);
+				builder.finish("deferred", { rawStopReason: "running", deferred: makeHandle(model, id) });
+				return;
+			}
+			await emit(builder, reply, context, streamOptions?.signal);
+		});
+
+	const jobOf = (model: Model<string>, handle: DeferredHandle, where: string) => {
+		assertDeferredHandle(model, handle, where);
+		const job = jobs.get(handle.id);
+		if (!job) throw new Error(`${where}: faux provider "${provider}" has no deferred job ${handle.id} (jobs live in the registration that took them).`);
+		return job;
+	};
+
+	/** Redeems a job by the polling rules every deferred API follows (`maxWaitMs`, `pollIntervalMs`, `expiresAt`, `signal`). */
+	const streamDeferred = (model: Model<string>, handle: DeferredHandle, fetchOptions?: DeferredFetchOptions) =>
+		createProviderStream(model, fetchOptions, async (builder) => {
+			const job = jobOf(model, handle, "streamDeferred");
+			const outcome = await pollJob(handle, fetchOptions, waitDeadline(fetchOptions, Number.POSITIVE_INFINITY), async () => {
+				job.checks++;
+				if (job.status === "running" && job.checks > runningChecks) job.status = "done";
+				return job.status === "running" ? { done: false as const } : { done: true as const, value: job.status };
+			});
+			builder.setResponseId(job.id);
+			if (outcome.kind === "waiting") {
+				builder.finish("deferred", { rawStopReason: "running", deferred: structuredClone(handle) });
+			} else if (outcome.value === "cancelled") {
+				builder.finish("error", { rawStopReason: "cancelled", errorMessage: `The deferred job ${job.id} was cancelled before it ended.` });
 			} else {
-				builder.finish(reply.stopReason, { rawStopReason: reply.rawStopReason, deferred: reply.deferred });
+				await emit(builder, job.reply, job.context, fetchOptions?.signal);
 			}
 		});
 
-	registerApiProvider({ api, stream, streamSimple: stream }, sourceId);
+	/** Cancels a running job; a job already over stays as it is (cancelling is idempotent). */
+	const cancelDeferred = async (model: Model<string>, handle: DeferredHandle, _options?: DeferredCancelOptions) => {
+		const job = jobOf(model, handle, "cancelDeferred");
+		if (job.status === "running") job.status = "cancelled";
+	};
+
+	registerApiProvider({ api, stream, streamSimple: stream, streamDeferred, cancelDeferred }, sourceId);
 
 	function getModel(): Model<string>;
 	function getModel(modelId: string): Model<string> | undefined;
@@ -179,6 +254,10 @@ export function registerFauxProvider(options: RegisterFauxProviderOptions = {}):
 			queue.push(...responses);
 		},
 		getPendingResponseCount: () => queue.length,
+		getDeferredJobs: () => [...jobs.values()].map(({ id, status, checks }) => ({ id, status, checks })),
+		finishDeferred: (id) => {
+			for (const job of jobs.values()) if ((id === undefined || job.id === id) && job.status === "running") job.status = "done";
+		},
 		unregister: () => unregisterApiProviders(sourceId),
 	};
 }

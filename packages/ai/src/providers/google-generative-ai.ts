@@ -10,9 +10,9 @@ import { ApiCallError } from "../http/api-call-error.js";
 import { postEventStreamBatches, transportOptions } from "../http/post-event-stream.js";
 import { createProviderStream } from "../provider-stream.js";
 import type { Provider, SimpleStreamOptions, StreamFunction } from "../types.js";
-import { submitBatch } from "./google-generative-ai/batch.js";
+import { submitDeferredGoogle } from "./google-generative-ai/deferred.js";
 import { buildRequest } from "./google-generative-ai/build-request.js";
-import { withBatchPrices } from "../deferred/batch-pricing.js";
+import { withDeferredPrices } from "../deferred/deferred-pricing.js";
 import { resolveGoogleCompat } from "./google-generative-ai/google-compat.js";
 import type { GoogleOptions } from "./google-generative-ai/google-options.js";
 import { GeminiStreamState } from "./google-generative-ai/gemini-stream-state.js";
@@ -21,7 +21,7 @@ import type { GeminiStreamChunk } from "./google-generative-ai/wire-types.js";
 import { isBlank } from "../utils/is-blank.js";
 
 export type { GoogleCompat } from "./google-generative-ai/google-compat.js";
-export { cancelDeferredGoogle, streamDeferredGoogle } from "./google-generative-ai/batch.js";
+export { cancelDeferredGoogle, streamDeferredGoogle } from "./google-generative-ai/deferred.js";
 export type { GoogleOptions, GoogleThinkingLevel } from "./google-generative-ai/google-options.js";
 
 /**
@@ -41,10 +41,10 @@ export const streamGoogle: StreamFunction<"google-generative-ai", GoogleOptions>
 	const apiKey = options?.apiKey ?? getEnvApiKey(model.provider);
 	// The key from the environment joins the secrets the builder scrubs from error messages.
 	const deferred = options?.deferred !== undefined && options.deferred !== false;
-	return createProviderStream(deferred ? withBatchPrices(model) : model, { ...options, apiKey }, async (builder) => {
+	return createProviderStream(deferred ? withDeferredPrices(model) : model, { ...options, apiKey }, async (builder) => {
 		if (!apiKey) throw new Error(missingKeyMessage(model.provider));
 		// `deferred`: the request goes out as a batch of one, redeemed later by streamDeferred.
-		if (deferred) return submitBatch(builder, model, context, options ?? {}, apiKey);
+		if (deferred) return submitDeferredGoogle(builder, model, context, options ?? {}, apiKey);
 		const request = buildRequest(model, context, options, apiKey);
 		const body = (await options?.onPayload?.(request.body, model)) ?? request.body;
 		const state = new GeminiStreamState(builder);

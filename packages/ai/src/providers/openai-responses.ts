@@ -4,6 +4,7 @@
  */
 import { getEnvApiKey, getEnvApiKeyNames } from "../env-api-keys.js";
 import { ApiCallError } from "../http/api-call-error.js";
+import { assertCompletionWindow } from "../deferred/completion-window.js";
 import { postEventStreamBatches, transportOptions } from "../http/post-event-stream.js";
 import { createProviderStream } from "../provider-stream.js";
 import type { SimpleStreamOptions, StreamFunction } from "../types.js";
@@ -55,6 +56,8 @@ export const streamOpenAIResponses: StreamFunction<"openai-responses", OpenAIRes
 			);
 		}
 		const secrets = [apiKey];
+		// A background job starts at once: every well-formed completion window holds.
+		assertCompletionWindow(model.api, options?.deferred, 0);
 		const request = buildRequest(model, context, options, apiKey);
 		// text.format is always strict: optional properties went out nullable.
 		if (options?.output) builder.outputOptionalsAsNull();

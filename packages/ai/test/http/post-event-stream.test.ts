@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { ApiCallError, IdleTimeoutError } from "../../src/http/api-call-error.js";
 import { postEventStream, postEventStreamBatches, type EventStreamRequest, type ServerSentEvent, transportOptions } from "../../src/http/post-event-stream.js";
 import { htmlError, jsonResponse, type ReplayServer, sseResponse, startReplayServer, textResponse } from "../../src/testing/index.js";
 import type { RetryInfo } from "../../src/types.js";
+import { settleIo } from "./settle-io.js";
 
 const KEY = "sk-test-secret-0123456789";
 const BODY = 'event: a\ndata: {"n":1}\n\ndata: {"n":2}\r\n\r\ndata: {"text":"héllo 😀"}\n\n';
@@ -56,14 +57,27 @@ describe("postEventStream", () => {
 		]);
 	});
 
-	it("retries a 429, honouring retry-after in seconds, and reports the retry", async () => {
-		server.enqueue(jsonResponse(429, { error: { message: "Rate limit reached" } }, { "retry-after": "0.05" }), sseResponse(BODY));
-		const retries: RetryInfo[] = [];
-		const started = Date.now();
-		const events = await collect(request({ onRetry: (info) => retries.push(info) }));
-		expect(events).toHaveLength(3);
-		expect(Date.now() - started).toBeGreaterThanOrEqual(45);
-		expect(retries).toEqual([{ attempt: 1, delayMs: 50, status: 429, reason: "HTTP 429 Too Many Requests: Rate limit reached" }]);
+	it("retries a 429 only once its retry-after (in seconds) has passed, reporting the retry before the wait", async () => {
+		// The wait is the behaviour: on fake timers, a 5 s retry-after costs nothing, and the second
+		// request may come only once the clock has been moved past it.
+		vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+		try {
+			server.enqueue(jsonResponse(429, { error: { message: "Rate limit reached" } }, { "retry-after": "5" }), sseResponse(BODY));
+			const retries: RetryInfo[] = [];
+			const events = collect(request({ onRetry: (info) => retries.push(info) }));
+			await settleIo(() => retries.length === 1, 30_000);
+			expect(retries).toEqual([{ attempt: 1, delayMs: 5_000, status: 429, reason: "HTTP 429 Too Many Requests: Rate limit reached" }]);
+			expect(server.requests).toHaveLength(1);
+			await vi.advanceTimersByTimeAsync(4_999);
+			// Time for a premature retry to show (it would, without the wait); nothing must arrive.
+			await settleIo(() => server.requests.length > 1, 200);
+			expect(server.requests).toHaveLength(1);
+			await vi.advanceTimersByTimeAsync(1);
+			expect(await events).toHaveLength(3);
+			expect(server.requests).toHaveLength(2);
+		} finally {
+			vi.useRealTimers();
+		}
 	});
 
 	it("prefers retry-after-ms, and understands retry-after as an HTTP date", async () => {

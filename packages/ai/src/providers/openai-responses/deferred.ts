@@ -1,11 +1,11 @@
 import type { AssistantMessageBuilder } from "../../assistant-message-builder.js";
 import { cancelJob } from "../../deferred/cancel-job.js";
-import { assertDeferredHandle, handleData, makeHandle } from "../../deferred/handle.js";
-import { DeferredExpiredError, pollJob, waitDeadline } from "../../deferred/poll-job.js";
+import { assertDeferredHandle, DeferredExpiredError, handleData, makeHandle, pollJob, waitDeadline } from "../../deferred/handle.js";
 import { getEnvApiKey } from "../../env-api-keys.js";
 import { ApiCallError } from "../../http/api-call-error.js";
 import { postEventStreamBatches } from "../../http/post-event-stream.js";
 import { requestJson } from "../../http/request-json.js";
+import { type TransportOptions, transportOptions } from "../../http/request-options.js";
 import { backoffDelay, delay } from "../../http/retry-delay.js";
 import { createProviderStream } from "../../provider-stream.js";
 import type { Api, DeferredCancelOptions, DeferredFetchOptions, DeferredHandle, JsonValue, Model } from "../../types.js";
@@ -33,12 +33,12 @@ export function streamDeferredOpenAIResponses(model: Model<Api>, handle: Deferre
 		assertDeferredHandle(model, handle, "streamDeferred");
 		if (handle.expiresAt !== undefined && Date.now() >= handle.expiresAt) throw new DeferredExpiredError(handle);
 		const deadline = waitDeadline(options, Number.POSITIVE_INFINITY);
-		const call = { headers: requestHeaders(model, apiKey, options?.headers), secrets: [apiKey], ...transport(options) };
+		const call = { headers: requestHeaders(model, apiKey, options?.headers), secrets: [apiKey], ...transportOptions(options, model) };
 		// A stream with no time left is one status check, like `fetchDeferred`.
 		if ((options?.resume ?? "stream") === "stream" && deadline > Date.now()) {
-			await resumeStream(builder, model, handle, options, deadline, call);
+			await resumeStream({ builder, model, handle, options, deadline, call });
 		} else {
-			await pollResponse(builder, model, handle, options, deadline, call);
+			await pollResponse({ builder, model, handle, options, deadline, call });
 		}
 	});
 }
@@ -52,40 +52,35 @@ export async function cancelDeferredOpenAIResponses(model: Model<Api>, handle: D
 		method: "POST",
 		headers: requestHeaders(model, apiKey, options?.headers),
 		secrets: [apiKey],
-		...transport(options),
+		...transportOptions(options, model),
 	});
 }
 
-interface Call {
+/** What every request of a redemption shares: the headers, the key to scrub, the transport options. */
+interface Call extends TransportOptions {
 	headers: Record<string, string>;
 	secrets: (string | undefined)[];
-	maxRetries?: number;
-	maxRetryDelayMs?: number;
-	idleTimeoutMs?: number;
-	onRetry?: DeferredFetchOptions["onRetry"];
-	signal?: AbortSignal;
 }
 
-function transport(options: DeferredFetchOptions | DeferredCancelOptions | undefined): Omit<Call, "headers" | "secrets"> {
-	return {
-		signal: options?.signal,
-		maxRetries: options?.maxRetries,
-		maxRetryDelayMs: options?.maxRetryDelayMs,
-		idleTimeoutMs: options?.idleTimeoutMs,
-		onRetry: options?.onRetry,
-	};
+/** One redemption: the reply being built, the job's handle, the caller's options, when to stop waiting. */
+interface Redemption {
+	builder: AssistantMessageBuilder;
+	model: Model<Api>;
+	handle: DeferredHandle;
+	options: DeferredFetchOptions | undefined;
+	/** Epoch milliseconds, or `Infinity`. */
+	deadline: number;
+	call: Call;
 }
 
 const DEADLINE = "maxWaitMs passed";
 
-async function resumeStream(
-	builder: AssistantMessageBuilder,
-	model: Model<Api>,
-	handle: DeferredHandle,
-	options: DeferredFetchOptions | undefined,
-	deadline: number,
-	call: Call,
-): Promise<void> {
+/** Ends the reply `deferred` again once `maxWaitMs` passed; a stream with no cursor to resume from is an error. */
+function deferAtDeadline(state: ResponsesStreamState): void {
+	if (!state.deferNow(DEADLINE)) throw new Error(`${DEADLINE} before the response could be resumed.`);
+}
+
+async function resumeStream({ builder, model, handle, options, deadline, call }: Redemption): Promise<void> {
 	const data = handleData(handle);
 	const cursor = numberOf(data.resumeAfter) ?? numberOf(data.sequenceNumber);
 	const state = new ResponsesStreamState(builder, model, {
@@ -115,11 +110,12 @@ async function resumeStream(
 					return;
 				}
 				if (timeUp.signal.aborted) {
-					if (!state.deferNow(DEADLINE)) throw new Error(`${DEADLINE} before the response could be resumed.`);
+					deferAtDeadline(state);
 					return;
 				}
-				// An HTTP answer (404: no such response, 401, …) is final; a broken connection is not.
-				if (!(error instanceof ApiCallError) || error.status !== undefined) throw error;
+				// An HTTP answer (404: no such response, 401, …) is final, and so is `timeoutMs`; a broken
+				// connection is not.
+				if (!(error instanceof ApiCallError) || error.status !== undefined || !error.isRetryable) throw error;
 				reason = error.message;
 			}
 			if (state.sequenceNumber !== before) idleReconnects = 0;
@@ -130,7 +126,7 @@ async function resumeStream(
 			}
 			if (idleReconnects > 0) await delay(backoffDelay(idleReconnects), signal).catch(() => undefined);
 			if (timeUp.signal.aborted && !options?.signal?.aborted) {
-				if (!state.deferNow(DEADLINE)) throw new Error(`${DEADLINE} before the response could be resumed.`);
+				deferAtDeadline(state);
 				return;
 			}
 		}
@@ -139,14 +135,7 @@ async function resumeStream(
 	}
 }
 
-async function pollResponse(
-	builder: AssistantMessageBuilder,
-	model: Model<Api>,
-	handle: DeferredHandle,
-	options: DeferredFetchOptions | undefined,
-	deadline: number,
-	call: Call,
-): Promise<void> {
+async function pollResponse({ builder, model, handle, options, deadline, call }: Redemption): Promise<void> {
 	let status = typeof handleData(handle).status === "string" ? (handleData(handle).status as string) : "in_progress";
 	const outcome = await pollJob<ResponsesResponseObject>(handle, options, deadline, async () => {
 		const response = await requestJson<ResponsesResponseObject>({ ...call, method: "GET", url: responsesUrl(model, handle.id) });

@@ -13,8 +13,6 @@ export const HELLO: Context = { messages: [{ role: "user", content: "Hello", tim
 export interface CaseResult extends RecordedEvents {
 	retries: RetryInfo[];
 	requests: RecordedRequest[];
-	/** Milliseconds from the call to `result()` settling. */
-	elapsedMs: number;
 }
 
 /** Options every reliability call gets unless a case overrides them: short waits, the fake key. */
@@ -31,7 +29,6 @@ export async function runCase(
 	context: Context = HELLO,
 ): Promise<CaseResult> {
 	const retries: RetryInfo[] = [];
-	const started = performance.now();
 	const stream = adapter.stream(adapter.model(server.url), context, {
 		...FAST,
 		...options,
@@ -41,7 +38,7 @@ export async function runCase(
 		},
 	});
 	const recorded = await recordEvents(stream, { timeoutMs: 60_000 });
-	return { ...recorded, retries, requests: server.requests.slice(), elapsedMs: performance.now() - started };
+	return { ...recorded, retries, requests: server.requests.slice() };
 }
 
 /** The expectations of one case; everything not given is not checked. */

@@ -1,11 +1,11 @@
-import { AssistantMessageBuilder } from "../../assistant-message-builder.js";
-import { withBatchPrices } from "../../deferred/batch-pricing.js";
+import type { AssistantMessageBuilder } from "../../assistant-message-builder.js";
 import { cancelJob } from "../../deferred/cancel-job.js";
-import { assertDeferredHandle, handleData, makeHandle, parseTime } from "../../deferred/handle.js";
-import { pollJob, waitDeadline } from "../../deferred/poll-job.js";
+import { assertDeferredHandle, handleData, parseTime } from "../../deferred/handle.js";
+import { streamPolledReply } from "../../deferred/stream-polled-reply.js";
+import { submitDeferred } from "../../deferred/submit-deferred.js";
 import { getEnvApiKey } from "../../env-api-keys.js";
 import { requestJson, requestText } from "../../http/request-json.js";
-import { createProviderStream } from "../../provider-stream.js";
+import { transportOptions } from "../../http/request-options.js";
 import type { Api, Context, DeferredCancelOptions, DeferredFetchOptions, DeferredHandle, Model } from "../../types.js";
 import { type AnthropicOptions, authHeaders, batchesUrl, buildRequest } from "./build-request.js";
 import { type AnthropicMessageObject, convertMessageObject } from "./convert-response.js";
@@ -38,25 +38,19 @@ interface BatchResultRow {
  * `custom_id` and when the results expire (29 days after creation). `onPayload` sees the
  * message parameters, as for a normal request.
  */
-export async function submitBatch(builder: AssistantMessageBuilder, model: Model<Api>, context: Context, options: AnthropicOptions): Promise<void> {
+export async function submitDeferredAnthropic(builder: AssistantMessageBuilder, model: Model<Api>, context: Context, options: AnthropicOptions): Promise<void> {
 	const request = buildRequest(model, context, options);
 	const { stream: _stream, ...params } = request.body;
-	const payload = (await options.onPayload?.(params, model)) ?? params;
-	const customId = `pi-${randomId()}`;
-	const batch = await requestJson<MessageBatch>({
+	await submitDeferred<MessageBatch>(builder, model, options, {
 		url: batchesUrl(model),
-		method: "POST",
 		headers: request.headers,
-		body: { requests: [{ custom_id: customId, params: payload }] },
-		secrets: [options.apiKey],
-		...transport(options),
-	});
-	if (typeof batch?.id !== "string" || batch.id === "") throw new Error("The Message Batches API answered without a batch id.");
-	const created = parseTime(batch.created_at) ?? Date.now();
-	builder.setResponseId(batch.id);
-	builder.finish("deferred", {
-		rawStopReason: batch.processing_status ?? "in_progress",
-		deferred: makeHandle(model, batch.id, { expiresAt: created + RESULTS_RETENTION_MS, data: { customId } }),
+		payload: params,
+		wrap: (payload, customId) => ({ requests: [{ custom_id: customId, params: payload }] }),
+		accept: (batch, customId) => {
+			if (typeof batch?.id !== "string" || batch.id === "") throw new Error("The Message Batches API answered without a batch id.");
+			const created = parseTime(batch.created_at) ?? Date.now();
+			return { id: batch.id, status: batch.processing_status ?? "in_progress", expiresAt: created + RESULTS_RETENTION_MS, data: { customId } };
+		},
 	});
 }
 
@@ -65,35 +59,28 @@ export async function submitBatch(builder: AssistantMessageBuilder, model: Model
  * `processing_status` is `ended`, reads the `results_url` JSONL, finds the row of the handle's
  * `custom_id` (rows come in any order, other requests' rows may be there), and emits its message
  * at once. `errored`, `canceled` and `expired` results end as `error` messages carrying the
- * provider's text. Usage is priced at the batch price (see `withBatchPrices`).
+ * provider's text. Usage is priced at the batch price (see `withDeferredPrices`).
  */
 export function streamDeferredAnthropic(model: Model<"anthropic-messages">, handle: DeferredHandle, options?: DeferredFetchOptions) {
-	const apiKey = options?.apiKey ?? getEnvApiKey(model.provider);
-	const priced = withBatchPrices(model as Model<Api>);
-	return createProviderStream(priced, { ...options, apiKey }, async (builder) => {
-		assertDeferredHandle(model, handle, "streamDeferred");
-		const customId = handleData(handle).customId;
-		if (typeof customId !== "string" || customId === "") throw new TypeError("streamDeferred: handle.data.customId must be the batch request's custom_id");
-		const headers = authHeaders(model, { apiKey, headers: options?.headers });
-		const call = { headers, secrets: [apiKey], ...transport(options) };
-		let status = "in_progress";
-		const outcome = await pollJob<MessageBatch>(handle, options, waitDeadline(options, Number.POSITIVE_INFINITY), async () => {
-			const batch = await requestJson<MessageBatch>({ ...call, method: "GET", url: batchesUrl(model, handle.id) });
-			if (batch?.processing_status === "ended") return { done: true, value: batch };
-			status = batch?.processing_status ?? status;
-			return { done: false };
-		});
-		builder.setResponseId(handle.id);
-		if (outcome.kind === "waiting") {
-			builder.finish("deferred", { rawStopReason: status, deferred: structuredClone(handle) });
-			return;
-		}
-		const resultsUrl = outcome.value.results_url;
-		if (typeof resultsUrl !== "string" || resultsUrl === "") throw new Error(`The batch ${handle.id} ended without a results_url.`);
-		const text = await requestText({ ...call, method: "GET", url: resultsUrl });
-		const row = findRow(text, customId);
-		if (!row) throw new Error(`The results of batch ${handle.id} have no row with custom_id ${customId}.`);
-		finishWithRow(builder, row);
+	return streamPolledReply<MessageBatch>(model, handle, options, {
+		initialStatus: "in_progress",
+		headers: (checked, apiKey) => {
+			const customId = handleData(checked).customId;
+			if (typeof customId !== "string" || customId === "") throw new TypeError("streamDeferred: handle.data.customId must be the batch request's custom_id");
+			return authHeaders(model, { apiKey, headers: options?.headers });
+		},
+		check: async (call, checked) => {
+			const batch = await requestJson<MessageBatch>({ ...call, method: "GET", url: batchesUrl(model, checked.id) });
+			return batch?.processing_status === "ended" ? { done: true, value: batch } : { done: false, status: batch?.processing_status };
+		},
+		finish: async (builder, batch, _status, call, checked) => {
+			const resultsUrl = batch.results_url;
+			if (typeof resultsUrl !== "string" || resultsUrl === "") throw new Error(`The batch ${checked.id} ended without a results_url.`);
+			const customId = handleData(checked).customId as string;
+			const row = findRow(await requestText({ ...call, method: "GET", url: resultsUrl }), customId);
+			if (!row) throw new Error(`The results of batch ${checked.id} have no row with custom_id ${customId}.`);
+			finishWithRow(builder, row);
+		},
 	});
 }
 
@@ -106,7 +93,7 @@ export async function cancelDeferredAnthropic(model: Model<"anthropic-messages">
 		method: "POST",
 		headers: authHeaders(model, { apiKey, headers: options?.headers }),
 		secrets: [apiKey],
-		...transport(options),
+		...transportOptions(options, model),
 	});
 }
 
@@ -151,21 +138,4 @@ function finishWithRow(builder: AssistantMessageBuilder, row: BatchResultRow): v
 		default:
 			builder.finish("error", { rawStopReason: result?.type, errorMessage: `The batch result has an unknown type ${JSON.stringify(result?.type ?? null)}.` });
 	}
-}
-
-function transport(options: DeferredFetchOptions | DeferredCancelOptions | AnthropicOptions | undefined) {
-	return {
-		signal: options?.signal,
-		maxRetries: options?.maxRetries,
-		maxRetryDelayMs: options?.maxRetryDelayMs,
-		idleTimeoutMs: options?.idleTimeoutMs,
-		onRetry: options?.onRetry,
-	};
-}
-
-/** 16 random letters and digits: a `custom_id` (`^[a-zA-Z0-9_-]{1,64}$`) that no other request shares. */
-function randomId(): string {
-	const bytes = new Uint8Array(12);
-	globalThis.crypto.getRandomValues(bytes);
-	return Array.from(bytes, (byte) => byte.toString(36).padStart(2, "0")).join("").slice(0, 16);
 }

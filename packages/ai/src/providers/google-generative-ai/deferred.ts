@@ -1,11 +1,11 @@
 import type { AssistantMessageBuilder } from "../../assistant-message-builder.js";
-import { withBatchPrices } from "../../deferred/batch-pricing.js";
 import { cancelJob } from "../../deferred/cancel-job.js";
-import { assertDeferredHandle, handleData, makeHandle } from "../../deferred/handle.js";
-import { pollJob, waitDeadline } from "../../deferred/poll-job.js";
+import { assertDeferredHandle, handleData } from "../../deferred/handle.js";
+import { streamPolledReply } from "../../deferred/stream-polled-reply.js";
+import { submitDeferred } from "../../deferred/submit-deferred.js";
 import { getEnvApiKey } from "../../env-api-keys.js";
 import { requestJson } from "../../http/request-json.js";
-import { createProviderStream } from "../../provider-stream.js";
+import { transportOptions } from "../../http/request-options.js";
 import type { Api, Context, DeferredCancelOptions, DeferredFetchOptions, DeferredHandle, Model } from "../../types.js";
 import { buildRequest, GEMINI_BASE_URL } from "./build-request.js";
 import { convertGenerateContentResponse } from "./convert-response.js";
@@ -36,50 +36,42 @@ interface InlinedResponse {
  * its `metadata.key` a fresh random id), and finishes the message `deferred` with a handle holding
  * the operation name (`batches/…`) and the key. `onPayload` sees the `GenerateContentRequest`.
  */
-export async function submitBatch(builder: AssistantMessageBuilder, model: Model<Api>, context: Context, options: GoogleOptions, apiKey: string): Promise<void> {
+export async function submitDeferredGoogle(builder: AssistantMessageBuilder, model: Model<Api>, context: Context, options: GoogleOptions, apiKey: string): Promise<void> {
 	const request = buildRequest(model, context, options, apiKey);
-	const payload = (await options.onPayload?.(request.body, model)) ?? request.body;
-	const key = `pi-${randomKey()}`;
-	const operation = await requestJson<BatchOperation>({
+	await submitDeferred<BatchOperation>(builder, model, { ...options, apiKey }, {
 		url: `${apiRoot(model)}/models/${model.id.replace(/^models\//, "")}:batchGenerateContent`,
-		method: "POST",
 		headers: request.headers,
-		body: { batch: { displayName: key, inputConfig: { requests: { requests: [{ request: payload, metadata: { key } }] } } } },
-		secrets: [apiKey],
-		...transport(options),
+		payload: request.body,
+		wrap: (payload, key) => ({ batch: { displayName: key, inputConfig: { requests: { requests: [{ request: payload, metadata: { key } }] } } } }),
+		accept: (operation, key) => {
+			if (typeof operation?.name !== "string" || !operation.name.startsWith("batches/")) {
+				throw new Error("The Gemini batch API answered without a batch name (batches/…).");
+			}
+			return { id: operation.name, status: operation.metadata?.state ?? "BATCH_STATE_PENDING", data: { key } };
+		},
 	});
-	if (typeof operation?.name !== "string" || !operation.name.startsWith("batches/")) {
-		throw new Error("The Gemini batch API answered without a batch name (batches/…).");
-	}
-	builder.setResponseId(operation.name);
-	builder.finish("deferred", { rawStopReason: operation.metadata?.state ?? "BATCH_STATE_PENDING", deferred: makeHandle(model, operation.name, { data: { key } }) });
 }
 
 /**
  * Redeems a deferred Gemini reply: polls `GET batches/{id}` until the operation is done, then
  * emits the inline response of the handle's key at once. `BATCH_STATE_FAILED`, `_CANCELLED` and
  * `_EXPIRED`, and an inline response that is an error, end as `error` messages with Gemini's own
- * text. Usage is priced at the batch price (see `withBatchPrices`).
+ * text. Usage is priced at the batch price (see `withDeferredPrices`).
  */
 export function streamDeferredGoogle(model: Model<"google-generative-ai">, handle: DeferredHandle, options?: DeferredFetchOptions) {
-	const apiKey = options?.apiKey ?? getEnvApiKey(model.provider);
-	return createProviderStream(withBatchPrices(model as Model<Api>), { ...options, apiKey }, async (builder) => {
-		assertDeferredHandle(model, handle, "streamDeferred");
-		if (!apiKey) throw new Error(`No API key for provider "${model.provider}": pass options.apiKey.`);
-		const call = { headers: headersOf(model, apiKey, options?.headers), secrets: [apiKey], ...transport(options) };
-		let state = "BATCH_STATE_PENDING";
-		const outcome = await pollJob<BatchOperation>(handle, options, waitDeadline(options, Number.POSITIVE_INFINITY), async () => {
-			const operation = await requestJson<BatchOperation>({ ...call, method: "GET", url: `${apiRoot(model)}/${handle.id}` });
-			state = operation?.metadata?.state ?? state;
-			if (operation?.done === true || isFinalState(state)) return { done: true, value: operation };
-			return { done: false };
-		});
-		builder.setResponseId(handle.id);
-		if (outcome.kind === "waiting") {
-			builder.finish("deferred", { rawStopReason: state, deferred: structuredClone(handle) });
-			return;
-		}
-		finishWithOperation(builder, outcome.value, state, handle);
+	return streamPolledReply<BatchOperation>(model, handle, options, {
+		initialStatus: "BATCH_STATE_PENDING",
+		headers: (_handle, apiKey) => {
+			if (!apiKey) throw new Error(`No API key for provider "${model.provider}": pass options.apiKey.`);
+			return headersOf(model, apiKey, options?.headers);
+		},
+		check: async (call, checked) => {
+			const operation = await requestJson<BatchOperation>({ ...call, method: "GET", url: `${apiRoot(model)}/${checked.id}` });
+			const state = operation?.metadata?.state;
+			const done = operation?.done === true || (state !== undefined && isFinalState(state));
+			return done ? { done: true, value: operation, status: state } : { done: false, status: state };
+		},
+		finish: (builder, operation, state, _call, checked) => finishWithOperation(builder, operation, state, checked),
 	});
 }
 
@@ -88,7 +80,7 @@ export async function cancelDeferredGoogle(model: Model<"google-generative-ai">,
 	assertDeferredHandle(model, handle, "cancelDeferred");
 	const apiKey = options?.apiKey ?? getEnvApiKey(model.provider);
 	if (!apiKey) throw new Error(`No API key for provider "${model.provider}": pass options.apiKey.`);
-	await cancelJob({ url: `${apiRoot(model)}/${handle.id}:cancel`, method: "POST", headers: headersOf(model, apiKey, options?.headers), secrets: [apiKey], ...transport(options) });
+	await cancelJob({ url: `${apiRoot(model)}/${handle.id}:cancel`, method: "POST", headers: headersOf(model, apiKey, options?.headers), secrets: [apiKey], ...transportOptions(options, model) });
 }
 
 /** What each final state means, for the states that are not a success. */
@@ -136,20 +128,4 @@ function apiRoot(model: Model<Api>): string {
 
 function headersOf(model: Model<Api>, apiKey: string, headers: Record<string, string> | undefined): Record<string, string> {
 	return { "x-goog-api-key": apiKey, ...model.headers, ...headers };
-}
-
-function transport(options: DeferredFetchOptions | DeferredCancelOptions | GoogleOptions | undefined) {
-	return {
-		signal: options?.signal,
-		maxRetries: options?.maxRetries,
-		maxRetryDelayMs: options?.maxRetryDelayMs,
-		idleTimeoutMs: options?.idleTimeoutMs,
-		onRetry: options?.onRetry,
-	};
-}
-
-function randomKey(): string {
-	const bytes = new Uint8Array(12);
-	globalThis.crypto.getRandomValues(bytes);
-	return Array.from(bytes, (byte) => byte.toString(36).padStart(2, "0")).join("").slice(0, 16);
 }
