@@ -39,10 +39,12 @@ export {
 	type ServerSentEvent,
 	transportOptions,
 } from "./http/post-event-stream.js";
+export type { HttpRequest, TransportOptions } from "./http/request-options.js";
 export { DEFAULT_MAX_JSON_DEPTH, StreamingJsonError, StreamingJsonParser, type StreamingJsonParserOptions, parseStreamingJson } from "./utils/streaming-json.js";
 export {
 	fauxAssistantMessage,
 	type FauxContentBlock,
+	type FauxDeferredJob,
 	type FauxModelDefinition,
 	type FauxProviderRegistration,
 	type FauxResponseFactory,
