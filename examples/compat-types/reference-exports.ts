@@ -200,7 +200,8 @@ export type T_agent_AgentLoopConfig = Assert<Exists<Agent.AgentLoopConfig>>;
 export type T_agent_AgentMessage = Assert<Assignable<RefAgent.AgentMessage, Agent.AgentMessage>>;
 // AgentOptions: callbacks receive our AssistantMessage, whose stopReason also has "pending" and "deferred" (docs/migration.md "Stop reasons"); the same source compiles against both in user-code.*.ts.
 export type T_agent_AgentOptions = Assert<Exists<Agent.AgentOptions>>;
-export type T_agent_AgentState = Assert<Assignable<RefAgent.AgentState, Agent.AgentState>>;
+// AgentState: ours adds \`pendingApprovals\` (docs/approvals.md), and its tools may carry Standard Schema parameters (docs/tool-validation.md), so neither is assignable to the other; the same source compiles against both in user-code.*.ts.
+export type T_agent_AgentState = Assert<Exists<Agent.AgentState>>;
 export type T_agent_AgentTool = Assert<Assignable<RefAgent.AgentTool, Agent.AgentTool>>;
 export type T_agent_AgentToolCall = Assert<Assignable<RefAgent.AgentToolCall, Agent.AgentToolCall>>;
 export type T_agent_AgentToolResult = Assert<Assignable<RefAgent.AgentToolResult<unknown>, Agent.AgentToolResult<unknown>>>;
